@@ -1,0 +1,36 @@
+/**
+ * Turning ajv's errors into the project's field errors: { path: JSON pointer, message: Chinese text }.
+ * Used by the server (400 responses), the CLI and tests, and the console (mapping server errors to fields).
+ */
+import type { ErrorObject } from 'ajv';
+import type { FieldError } from '../src/shared/errors';
+
+/** Shown for a constraint that carries no message of its own (the schema check flags those). */
+export const MISSING_MESSAGE = '填写的内容不符合要求';
+
+function childPath(base: string, prop: string): string {
+  return `${base}/${prop.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
+  const out: FieldError[] = [];
+  for (const e of errors ?? []) {
+    let path = e.instancePath;
+    let message = e.message ?? MISSING_MESSAGE;
+    if (e.keyword === 'errorMessage') {
+      const inner = (e.params as { errors?: ErrorObject[] }).errors ?? [];
+      const req = inner.find((i) => i.keyword === 'required');
+      if (req && inner.every((i) => i.keyword === 'required')) {
+        path = childPath(path, (req.params as { missingProperty: string }).missingProperty);
+      }
+    } else if (e.keyword === 'required') {
+      path = childPath(path, (e.params as { missingProperty: string }).missingProperty);
+      message = MISSING_MESSAGE;
+    } else {
+      // ajv's own English text is never shown to a person
+      message = MISSING_MESSAGE;
+    }
+    if (!out.some((o) => o.path === path && o.message === message)) out.push({ path, message });
+  }
+  return out;
+}

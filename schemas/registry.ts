@@ -1,0 +1,87 @@
+/**
+ * The registry: every declaration, compiled once with the project's vocabulary.
+ * Built from declarations found on disk (./load.ts, server and tests) or bundled by webpack
+ * (renderers/declarations.ts, console); the same class serves both.
+ */
+import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import type { FieldError } from '../src/shared/errors';
+import type { ServiceKind } from '../src/shared/services';
+import { createAjv } from './vocabulary';
+import { toFieldErrors } from './errors';
+import { defaultsOf } from './defaults';
+import { summaryOf } from './summary';
+import type { Declaration, RuleContext } from './types';
+
+export type ValidationResult =
+  | { ok: true; value: unknown }
+  | { ok: false; errors: FieldError[] };
+
+export class SettingRegistry {
+  readonly ajv: Ajv;
+  private readonly byId = new Map<string, Declaration>();
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(declarations: Declaration[], ajv: Ajv = createAjv()) {
+    this.ajv = ajv;
+    for (const d of declarations) {
+      if (this.byId.has(d.meta.id)) throw new Error(`duplicate setting id ${d.meta.id}`);
+      this.byId.set(d.meta.id, d);
+    }
+  }
+
+  list(): Declaration[] {
+    return [...this.byId.values()].sort((a, b) => (a.meta.order ?? 100) - (b.meta.order ?? 100) || a.meta.id.localeCompare(b.meta.id));
+  }
+
+  get(id: string): Declaration | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The settings shown on one tab family for a service kind, in panel order. */
+  forTab(kind: ServiceKind, tab: string): Declaration[] {
+    return this.list().filter((d) => d.meta.kinds.includes(kind) && d.meta.tab === tab);
+  }
+
+  validator(id: string): ValidateFunction {
+    let v = this.validators.get(id);
+    if (!v) {
+      const d = this.byId.get(id);
+      if (!d) throw new Error(`unknown setting ${id}`);
+      v = this.ajv.compile(d.schema);
+      this.validators.set(id, v);
+    }
+    return v;
+  }
+
+  /** Schema validation only (what fixtures and the console form check). */
+  check(id: string, payload: unknown): FieldError[] {
+    const v = this.validator(id);
+    return v(payload) ? [] : toFieldErrors(v.errors);
+  }
+
+  /** Full validation as the server does it: schema, then normalisation, then the guard. */
+  async validate(id: string, payload: unknown, ctx?: RuleContext): Promise<ValidationResult> {
+    const errors = this.check(id, payload);
+    if (errors.length) return { ok: false, errors };
+    const d = this.byId.get(id)!;
+    const value = d.rules.normalize ? d.rules.normalize(structuredClone(payload)) : payload;
+    if (d.rules.guard && ctx) {
+      const guardErrors = await d.rules.guard(value, ctx);
+      if (guardErrors && guardErrors.length) return { ok: false, errors: guardErrors };
+    }
+    return { ok: true, value };
+  }
+
+  defaults(id: string): unknown {
+    const d = this.byId.get(id);
+    if (!d) throw new Error(`unknown setting ${id}`);
+    const value = defaultsOf(d.schema);
+    return d.rules.normalize ? d.rules.normalize(value) : value;
+  }
+
+  summary(id: string, value: unknown) {
+    const d = this.byId.get(id);
+    return d ? summaryOf(this.ajv, d.meta, value) : undefined;
+  }
+}

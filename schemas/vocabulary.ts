@@ -1,0 +1,68 @@
+/**
+ * The project's JSON Schema vocabulary: ajv-errors (Chinese `errorMessage` texts), ajv-formats,
+ * and the keywords our declarations use. The console (through RJSF's customizeValidator), the
+ * server (route validation) and the tests/CLI all call `addVocabulary`, so a schema means the
+ * same thing everywhere.
+ */
+import Ajv, { type Options } from 'ajv';
+import ajvErrors from 'ajv-errors';
+import addFormats from 'ajv-formats';
+
+/** Keywords the project adds; each is documented in docs/adding-a-setting.md. */
+export const PROJECT_KEYWORDS = ['notAllDigits', 'regexp', 'uniqueLines', 'x-summary'] as const;
+
+export function addVocabulary(ajv: Ajv, opts: { formats?: boolean } = {}): Ajv {
+  if (opts.formats !== false) addFormats(ajv);
+  // a string that is not made of digits only (passwords)
+  ajv.addKeyword({
+    keyword: 'notAllDigits',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (enabled: boolean, data: string) => !enabled || !/^\d+$/.test(data),
+    errors: false,
+  });
+  // a string that compiles as a JavaScript regular expression
+  ajv.addKeyword({
+    keyword: 'regexp',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (enabled: boolean, data: string) => {
+      if (!enabled) return true;
+      try {
+        new RegExp(data);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    errors: false,
+  });
+  // an array of strings whose items are distinct once trimmed (lists edited one per line)
+  ajv.addKeyword({
+    keyword: 'uniqueLines',
+    type: 'array',
+    schemaType: 'boolean',
+    validate: (enabled: boolean, data: unknown[]) => {
+      if (!enabled) return true;
+      const seen = new Set<string>();
+      for (const v of data) {
+        const k = typeof v === 'string' ? v.trim() : JSON.stringify(v);
+        if (seen.has(k)) return false;
+        seen.add(k);
+      }
+      return true;
+    },
+    errors: false,
+  });
+  // annotation only: a setting's summary rules may be embedded in a schema for the gallery
+  ajv.addKeyword({ keyword: 'x-summary', schemaType: 'array' });
+  ajvErrors(ajv);
+  return ajv;
+}
+
+/** The options every project ajv instance uses. ajv-errors needs allErrors. */
+export const AJV_OPTIONS: Options = { allErrors: true, strict: false, $data: true };
+
+export function createAjv(extra: Options = {}): Ajv {
+  return addVocabulary(new Ajv({ ...AJV_OPTIONS, ...extra }));
+}

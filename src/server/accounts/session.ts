@@ -1,0 +1,66 @@
+/**
+ * Sessions live in the database (several server processes can share them) and travel in an
+ * HttpOnly, SameSite cookie.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DB } from '../db';
+import type { ServerConfig } from '../config';
+import { randomToken } from './passwords';
+
+export const SESSION_COOKIE = 'sid';
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  email: string | null;
+  mobile: string | null;
+  status: string;
+  verify_status: string;
+  two_step: boolean;
+  parent_id: number | null;
+  permissions: string[];
+  /** The main account whose services this user works on. */
+  account_id: number;
+  session_id: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+}
+
+export function registerSessions(app: FastifyInstance, db: DB): void {
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', async (req) => {
+    const sid = req.cookies[SESSION_COOKIE];
+    if (!sid) return;
+    const row = await db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['u.id', 'u.username', 'u.email', 'u.mobile', 'u.status', 'u.verify_status', 'u.two_step', 'u.parent_id', 'u.permissions', 's.id as session_id'])
+      .where('s.id', '=', sid)
+      .where('s.expires_at', '>', new Date())
+      .executeTakeFirst();
+    if (row) req.user = { ...row, account_id: row.parent_id ?? row.id };
+  });
+}
+
+export async function startSession(db: DB, config: ServerConfig, reply: FastifyReply, req: FastifyRequest, userId: number) {
+  const id = randomToken(32);
+  const expires = new Date(Date.now() + config.sessionTtl * 1000);
+  await db.insertInto('sessions').values({ id, user_id: userId, expires_at: expires, ip: req.ip }).execute();
+  reply.setCookie(SESSION_COOKIE, id, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.secureCookies,
+    expires,
+  });
+}
+
+export async function endSession(db: DB, reply: FastifyReply, req: FastifyRequest) {
+  const sid = req.cookies[SESSION_COOKIE];
+  if (sid) await db.deleteFrom('sessions').where('id', '=', sid).execute();
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

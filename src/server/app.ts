@@ -1,0 +1,74 @@
+/**
+ * Builds the Fastify application: database, sessions, access control, validation, the API
+ * sections and the console's static files.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { DB } from './db';
+import type { ServerConfig } from './config';
+import type { SettingRegistry } from '../../schemas/registry';
+import { ApiError, VALIDATION_ERROR } from './http/errors';
+import { registerAccessControl } from './http/access';
+import { registerOriginCheck } from './http/origin';
+import { registerValidation } from './http/validation';
+import { registerSessions } from './accounts/session';
+import { accountRoutes } from './accounts/routes';
+import { bucketRoutes } from './buckets/routes';
+import { settingRoutes } from './settings/routes';
+import { outboxSender, type SmsSender } from './sms/outbox';
+import { toFieldErrors } from '../../schemas/errors';
+import { errorBody, UNKNOWN_ERROR_CODE } from '../shared/errors';
+
+export interface AppDeps {
+  db: DB;
+  config: ServerConfig;
+  registry: SettingRegistry;
+  sms?: SmsSender;
+  logger?: boolean | object;
+}
+
+/** Paths answered by the server itself; everything else that a browser asks for gets the console. */
+const API_PREFIXES = ['/api/', '/accounts/'];
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { db, config, registry } = deps;
+  const app = Fastify({ logger: deps.logger ?? { level: config.logLevel }, trustProxy: true, bodyLimit: 1024 * 1024 });
+  await app.register(cookie);
+  registerValidation(app);
+  registerOriginCheck(app);
+  registerSessions(app, db);
+  registerAccessControl(app);
+
+  app.setErrorHandler((err: any, req, reply) => {
+    if (err instanceof ApiError) return reply.status(err.status).send(err.body());
+    if (err.validation) return reply.status(400).send(errorBody(VALIDATION_ERROR, toFieldErrors(err.validation)));
+    if (err.statusCode && err.statusCode < 500) return reply.status(err.statusCode).send(errorBody(VALIDATION_ERROR));
+    req.log.error(err);
+    return reply.status(500).send(errorBody(UNKNOWN_ERROR_CODE));
+  });
+
+  const sms = deps.sms ?? outboxSender(db, app.log, config.logSms);
+  accountRoutes(app, db, config, sms);
+  bucketRoutes(app, db);
+  settingRoutes(app, db, registry);
+
+  // the console: built assets under /app/, index.html for every client route
+  const indexFile = path.join(config.distDir, 'index.html');
+  if (fs.existsSync(config.distDir)) {
+    await app.register(fastifyStatic, { root: config.distDir, prefix: '/app/', wildcard: false, index: false, maxAge: '1y', immutable: true });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    if (req.method !== 'GET' || API_PREFIXES.some((p) => url.startsWith(p)) || url.startsWith('/app/')) {
+      return reply.status(404).send(errorBody(UNKNOWN_ERROR_CODE));
+    }
+    if (!fs.existsSync(indexFile)) {
+      return reply.status(503).type('text/plain; charset=utf-8').send('控制台尚未构建，请先运行 npm run build');
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexFile));
+  });
+  return app;
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+
+/** Server configuration, read from the environment once (docs/operations.md lists every variable). */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** PGlite data directory ('memory://' for an in-memory database). */
+  dataDir: string;
+  /** When set, PostgreSQL is used instead of PGlite. */
+  databaseUrl?: string;
+  /** Built console (webpack output). */
+  distDir: string;
+  /** Seed the demo accounts on an empty database. */
+  seedDemo: boolean;
+  /** Session lifetime in seconds. */
+  sessionTtl: number;
+  /** Secure cookies (behind HTTPS). */
+  secureCookies: boolean;
+  /** Print SMS texts to the log (the outbox table always keeps them). */
+  logSms: boolean;
+  logLevel: string;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const root = path.resolve(__dirname, '../..');
+  return {
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir: env.DATA_DIR ?? path.join(root, 'data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    distDir: env.DIST_DIR ?? path.join(root, 'dist'),
+    seedDemo: env.SEED_DEMO !== '0',
+    sessionTtl: Number(env.SESSION_TTL ?? 7 * 24 * 3600),
+    secureCookies: env.SECURE_COOKIES === '1',
+    logSms: env.LOG_SMS !== '0',
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

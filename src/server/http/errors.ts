@@ -1,0 +1,17 @@
+import { errorBody, type FieldError } from '../../shared/errors';
+
+/** Thrown by handlers; the error handler turns it into the envelope with the catalogue's text. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly status = 400,
+    readonly errors?: FieldError[],
+  ) {
+    super(`error ${code}`);
+  }
+  body() {
+    return errorBody(this.code, this.errors);
+  }
+}
+
+export const VALIDATION_ERROR = 20001;

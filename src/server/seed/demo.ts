@@ -1,0 +1,68 @@
+/**
+ * The demo data of the first start: accounts demo and demo2fa (password demo123456) and, for demo,
+ * two services of every kind with domains. Runs only on an empty users table.
+ */
+import type { DB } from '../db';
+import { hashPassword } from '../accounts/passwords';
+import { SERVICE_KINDS, type ServiceKind } from '../../shared/services';
+
+export const DEMO_PASSWORD = 'demo123456';
+
+const NAMES: Record<ServiceKind, [string, string]> = {
+  file: ['demo-assets', 'demo-backup'],
+  cdn: ['demo-www', 'demo-static'],
+  scdn: ['demo-shop', 'demo-pay'],
+  live: ['demo-live', 'demo-class'],
+  websocket: ['demo-chat', 'demo-push'],
+  overseas: ['demo-global', 'demo-eu'],
+  fusion: ['demo-fusion', 'demo-video'],
+};
+
+const REMARKS: Record<ServiceKind, [string, string]> = {
+  file: ['官网静态资源', '数据备份'],
+  cdn: ['官网加速', '静态资源加速'],
+  scdn: ['商城安全加速', '支付页面'],
+  live: ['直播活动', '在线课堂'],
+  websocket: ['客服聊天', '消息推送'],
+  overseas: ['海外官网', '欧洲站点'],
+  fusion: ['融合加速', '视频点播'],
+};
+
+export async function seedDemo(db: DB): Promise<boolean> {
+  const existing = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (existing) return false;
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const demo = await db
+    .insertInto('users')
+    .values({ username: 'demo', email: 'demo@example.com', mobile: '13800138000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', money: '1288.50', actual_charge: '1000.00', resource_flow_remain: 500 * 1024 ** 3 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const twofa = await db
+    .insertInto('users')
+    .values({ username: 'demo2fa', email: 'demo2fa@example.com', mobile: '13912345678', password_hash: hash, verify_status: 'yes', two_step: true, parent_id: null, permissions: '[]', money: '100.00', actual_charge: '100.00' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const kind of SERVICE_KINDS) {
+    for (let i = 0; i < 2; i++) {
+      const name = NAMES[kind][i];
+      const b = await db
+        .insertInto('buckets')
+        .values({ name, owner_id: demo.id, kind, remark: REMARKS[kind][i], storage_used: kind === 'file' ? (i + 1) * 3_221_225_472 : 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const host = `${name.replace(/^demo-/, '')}.demo-example.com`;
+      await db.insertInto('bucket_domains').values({ bucket_id: b.id, domain: host, cname: `${name}.cdn-cname.example.net` }).execute();
+      if (i === 0) await db.insertInto('bucket_domains').values({ bucket_id: b.id, domain: `img-${host}`, cname: `${name}.cdn-cname.example.net` }).execute();
+    }
+  }
+  // more CDN services, so the list pages
+  for (let i = 1; i <= 10; i++) {
+    const name = `demo-cdn-${String(i).padStart(2, '0')}`;
+    const b = await db.insertInto('buckets').values({ name, owner_id: demo.id, kind: 'cdn', remark: `活动页面 ${i}` }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('bucket_domains').values({ bucket_id: b.id, domain: `act${i}.demo-example.com`, cname: `${name}.cdn-cname.example.net` }).execute();
+  }
+  // demo2fa owns one service, so isolation between accounts can be seen
+  const other = await db.insertInto('buckets').values({ name: 'secure-www', owner_id: twofa.id, kind: 'cdn', remark: '另一账号的服务' }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('bucket_domains').values({ bucket_id: other.id, domain: 'www.secure-example.com', cname: 'secure-www.cdn-cname.example.net' }).execute();
+  return true;
+}

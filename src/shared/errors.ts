@@ -1,0 +1,71 @@
+/**
+ * The error catalogue: error_code → the Chinese text a person reads.
+ * One source for the console (alerts, dialogs) and the server (error responses).
+ * Texts quoted in the specification are used verbatim; the others are ours and are
+ * listed in docs/api.md.
+ */
+export const ERROR_TEXTS: Readonly<Record<number, string>> = {
+  // generic
+  20001: '提交的数据不符合要求，请检查后重试',
+  21000: '系统未知错误',
+  // 211xx account and sign-in
+  21001: '测试登录需要销售权限',
+  21100: '该账号已存在，请重新输入',
+  21101: '短信发送过于频繁，请稍后再试',
+  21102: '验证码错误',
+  21103: '验证码已过期，请重新获取',
+  21104: '账号已被冻结，请联系客服',
+  21105: '账号或密码长度不符合要求',
+  21106: '密码不符合规则',
+  21107: '登录尝试过于频繁，请 15 分钟后再试',
+  21108: '账号或密码错误',
+  21109: '请输入验证码',
+  21110: '登录已失效，请重新登录',
+  21111: '您没有权限进行此操作',
+  21112: '请求来源不合法，操作已被拒绝',
+  // 212xx services
+  21201: '该设置不适用于此类型的服务',
+  21202: '设置项不存在',
+  21905: '服务不存在或无权访问',
+  // 22xxx
+  22005: '请先完成实名认证',
+  // 237xx SMS verification
+  23701: '验证码发送过于频繁，请 60 秒后再试',
+  23702: '今日验证码发送次数已达上限',
+  23801: '直播配置不存在',
+  // 41xxx sub-accounts
+  41006: '子账号数量已达上限（最多 10 个）',
+};
+
+export const UNKNOWN_ERROR_CODE = 21000;
+
+/** The text for a code; unknown codes fall back to 21000 (spec 000 §8). */
+export function errorText(code: number | string | undefined | null): string {
+  const n = Number(code);
+  return ERROR_TEXTS[n] ?? ERROR_TEXTS[UNKNOWN_ERROR_CODE];
+}
+
+/** Central texts of spec 000 §8 for transport-level failures. */
+export const HTTP_4XX_TEXT = '请求出错了，刷新试试';
+export const HTTP_5XX_TEXT = '网络似乎不稳定，刷新试试';
+export const THROWN_FAILURE_TEXT = '未知错误，请联系我们的客服';
+export const LOGIN_UNKNOWN_TEXT = '发生了未知错误';
+export const LOGIN_EXCEPTION_TEXT = '发生了点错误，请稍后再尝试';
+
+/** A field error as the server sends it and the console shows it. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** The body of every refused call. */
+export interface ErrorBody {
+  result: false;
+  error_code: number;
+  message: string;
+  errors?: FieldError[];
+}
+
+export function errorBody(code: number, errors?: FieldError[]): ErrorBody {
+  return { result: false, error_code: code, message: errorText(code), ...(errors ? { errors } : {}) };
+}

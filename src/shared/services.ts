@@ -1,0 +1,123 @@
+/**
+ * Service kinds, their sections and the tabs of each service page (spec 002 §2).
+ * Both sides read these: the server to check a setting applies to a bucket, the console
+ * to draw the menu, the lists and the tabs.
+ */
+export const SERVICE_KINDS = ['file', 'cdn', 'scdn', 'live', 'websocket', 'overseas', 'fusion'] as const;
+export type ServiceKind = (typeof SERVICE_KINDS)[number];
+
+export function isServiceKind(v: unknown): v is ServiceKind {
+  return typeof v === 'string' && (SERVICE_KINDS as readonly string[]).includes(v);
+}
+
+/** The tab families a setting may name in setting.json ("tab"). */
+export const TAB_FAMILIES = [
+  'domains', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'media', 'edgeCalc',
+  'basic', 'advanced', 'streamMonitor', 'streamMedia',
+] as const;
+export type TabFamily = (typeof TAB_FAMILIES)[number];
+
+export const TAB_LABELS: Record<TabFamily, string> = {
+  domains: '域名管理',
+  source: '回源管理',
+  cache: '缓存配置',
+  optimize: '性能优化',
+  https: 'HTTPS',
+  antileech: '访问控制',
+  costControl: '成本控制',
+  thumb: '图片处理',
+  media: '媒体处理',
+  edgeCalc: '边缘规则',
+  basic: '基础配置',
+  advanced: '高级配置',
+  streamMonitor: '流监控',
+  streamMedia: '媒体处理',
+};
+
+export interface KindInfo {
+  kind: ServiceKind;
+  /** URL segment of the list: /services/{section}/ */
+  section: string;
+  /** Menu product name and section title. */
+  title: string;
+  /** Tab name suffix, e.g. domainsCdn. */
+  suffix: string;
+  tabs: TabFamily[];
+}
+
+export const KINDS: Record<ServiceKind, KindInfo> = {
+  file: {
+    kind: 'file', section: 'file', title: '云存储', suffix: 'File',
+    tabs: ['domains', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'media', 'edgeCalc'],
+  },
+  cdn: {
+    kind: 'cdn', section: 'cdn', title: 'CDN', suffix: 'Cdn',
+    tabs: ['domains', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'edgeCalc'],
+  },
+  scdn: {
+    kind: 'scdn', section: 'scdn', title: 'SCDN', suffix: 'Cdn',
+    tabs: ['domains', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'edgeCalc'],
+  },
+  live: {
+    kind: 'live', section: 'live', title: '直播云', suffix: 'Live',
+    tabs: ['domains', 'basic', 'advanced', 'streamMonitor', 'https', 'antileech', 'streamMedia'],
+  },
+  websocket: {
+    kind: 'websocket', section: 'ws', title: 'WebSocket', suffix: 'Ws',
+    tabs: ['domains', 'source', 'cache', 'https', 'antileech'],
+  },
+  overseas: {
+    kind: 'overseas', section: 'overseas', title: '海外加速', suffix: 'Overseas',
+    tabs: ['domains', 'source', 'https'],
+  },
+  fusion: {
+    kind: 'fusion', section: 'fusion', title: '融合 CDN', suffix: 'FusionCdn',
+    tabs: ['domains', 'source', 'cache', 'https', 'antileech'],
+  },
+};
+
+/** Live tabs hidden for bucket ids above this value (spec 002 §2). */
+export const LIVE_TABS_HIDDEN_ABOVE_BUCKET_ID = 1796095;
+
+/** The tab name for a kind and family: domains + Cdn → domainsCdn; live's domains tab is domainLive. */
+export function tabName(kind: ServiceKind, family: TabFamily): string {
+  if (kind === 'live' && family === 'domains') return 'domainLive';
+  return family + KINDS[kind].suffix;
+}
+
+/** The tabs a bucket shows, honouring the live rules of spec 002 §2. */
+export function tabsFor(kind: ServiceKind, bucketId: number, opts: { liveTransportFile?: boolean } = {}): TabFamily[] {
+  return KINDS[kind].tabs.filter((t) => {
+    if (kind !== 'live') return true;
+    if ((t === 'advanced' || t === 'antileech') && bucketId > LIVE_TABS_HIDDEN_ABOVE_BUCKET_ID) return false;
+    if (t === 'streamMonitor' && !opts.liveTransportFile) return false;
+    return true;
+  });
+}
+
+/** Parse a tab name back to the kinds that own it and its family; null if unknown. */
+export function parseTab(tab: string): { family: TabFamily; kinds: ServiceKind[] } | null {
+  const kinds: ServiceKind[] = [];
+  let family: TabFamily | null = null;
+  for (const kind of SERVICE_KINDS) {
+    for (const f of KINDS[kind].tabs) {
+      if (tabName(kind, f) === tab) {
+        kinds.push(kind);
+        family = f;
+      }
+    }
+  }
+  return family ? { family, kinds } : null;
+}
+
+export function kindBySection(section: string): KindInfo | undefined {
+  return Object.values(KINDS).find((k) => k.section === section);
+}
+
+/** Page sizes and other global constants (spec 000 §9). */
+export const SERVICE_LIST_PAGE_SIZE = 10;
+export const DOMAIN_LIST_PAGE_SIZE = 15;
+export const LOGIN_CODE_RESEND_SECONDS = 60;
+export const SMS_CODES_PER_DAY = 10;
+export const SEARCH_DEBOUNCE_MS = 500;
+export const SUCCESS_NOTICE_MS = 2000;

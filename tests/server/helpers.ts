@@ -1,0 +1,92 @@
+/**
+ * A real app on a real database for API tests: in-memory PGlite by default, or the PostgreSQL of
+ * DATABASE_URL (each test file then gets its own schema-free database created from template0).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { openDatabase, type DB } from '../../src/server/db';
+import { buildApp } from '../../src/server/app';
+import { configFromEnv } from '../../src/server/config';
+import { seedDemo } from '../../src/server/seed/demo';
+import { loadRegistry } from '../../schemas/load';
+import type { SettingRegistry } from '../../schemas/registry';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: DB;
+  registry: SettingRegistry;
+  close(): Promise<void>;
+}
+
+async function freshPostgres(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Client } = await import('pg');
+  const name = `console_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestServer(opts: { registry?: SettingRegistry; seed?: boolean } = {}): Promise<TestServer> {
+  const base = process.env.DATABASE_URL;
+  const pg = base ? await freshPostgres(base) : null;
+  const db = await openDatabase({ databaseUrl: pg?.url, dataDir: 'memory://' });
+  if (opts.seed !== false) await seedDemo(db);
+  const registry = opts.registry ?? loadRegistry();
+  const config = { ...configFromEnv({}), databaseUrl: pg?.url, dataDir: 'memory://', distDir: '/nonexistent', logSms: false };
+  const app = await buildApp({ db, config, registry, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    registry,
+    async close() {
+      await app.close();
+      await db.destroy();
+      if (pg) await pg.drop();
+    },
+  };
+}
+
+/** A cookie jar of one signed-in user. */
+export class Client {
+  cookie = '';
+  constructor(private app: FastifyInstance) {}
+
+  async request(opts: InjectOptions) {
+    const res = await this.app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(this.cookie ? { cookie: this.cookie } : {}) } });
+    const set = res.headers['set-cookie'];
+    if (set) {
+      const first = (Array.isArray(set) ? set : [set]).map((c) => c.split(';')[0]);
+      this.cookie = first.join('; ');
+    }
+    return res;
+  }
+
+  get(url: string) {
+    return this.request({ method: 'GET', url });
+  }
+  post(url: string, payload: unknown, headers: Record<string, string> = {}) {
+    return this.request({ method: 'POST', url, payload: payload as object, headers });
+  }
+  put(url: string, payload: unknown) {
+    return this.request({ method: 'PUT', url, payload: payload as object });
+  }
+
+  async signIn(username: string, password = 'demo123456') {
+    const res = await this.post('/accounts/signin/', { username, password });
+    if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`);
+    return this;
+  }
+}

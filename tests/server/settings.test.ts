@@ -1,0 +1,108 @@
+import { startTestServer, Client, type TestServer } from './helpers';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s.close();
+});
+
+describe('settings API', () => {
+  it('reads defaults for a setting never saved', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const res = await c.get('/api/settings/compression/?bucket_name=demo-www');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      result: true,
+      error_code: 0,
+      data: { status: 'enable', gzip: { disable: false, level: 1 }, br: { disable: false, level: 1 } },
+      summary: 'Gzip 和 Brotli 已开启',
+    });
+  });
+
+  it('stores a valid payload and returns it on the next read', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const payload = { status: 'enable', gzip: { disable: false, level: 3 }, br: { disable: true, level: 1 } };
+    const res = await c.post('/api/settings/compression/', { bucket_name: 'demo-www', ...payload });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().summary).toBe('仅开启 Gzip');
+    const again = await c.get('/api/settings/compression/?bucket_name=demo-www');
+    expect(again.json().data).toEqual(payload);
+  });
+
+  it('refuses a bad payload with the schema\'s Chinese message and keeps the stored value', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const good = { options: [{ code: [404], url: '/404.html' }] };
+    expect((await c.post('/api/settings/error_pages/', { bucket_name: 'demo-static', ...good })).statusCode).toBe(200);
+    const res = await c.post('/api/settings/error_pages/', { bucket_name: 'demo-static', options: [{ code: [404], url: '404.html' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      result: false,
+      error_code: 20001,
+      message: '提交的数据不符合要求，请检查后重试',
+      errors: [{ path: '/options/0/url', message: '请填写正确的 URI 地址，以 / 开头' }],
+    });
+    const again = await c.get('/api/settings/error_pages/?bucket_name=demo-static');
+    expect(again.json().data).toEqual({ ...good, status: 'enable' });
+  });
+
+  it('derives the error-page status from the rules', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const res = await c.post('/api/settings/error_pages/', { bucket_name: 'demo-assets', options: [], status: 'enable' });
+    expect(res.json().data).toEqual({ options: [], status: 'disable' });
+  });
+
+  it('runs the guard written beside the schema', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const res = await c.post('/api/settings/error_pages/', { bucket_name: 'demo-assets', options: [{ code: [404], url: '/a.html' }, { code: [404, 500], url: '/b.html' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ path: '/options/1/code', message: '状态码 404 已在第 1 条规则中配置' }]);
+  });
+
+  it('refuses another account\'s bucket for reading and writing, and changes nothing', async () => {
+    const owner = await new Client(s.app).signIn('demo');
+    await owner.post('/api/settings/tls13/', { bucket_name: 'demo-www', tls: true });
+    // demo2fa signs in with its code
+    const other = new Client(s.app);
+    await other.put('/accounts/two_step_verify/code', { username: 'demo2fa', password: 'demo123456', verify_type: 'sms' });
+    const sms = await s.db.selectFrom('sms_outbox').select('text').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const code = /(\d{6})/.exec(sms.text)![1];
+    expect((await other.post('/accounts/signin/', { username: 'demo2fa', password: 'demo123456', code })).statusCode).toBe(200);
+    const read = await other.get('/api/settings/tls13/?bucket_name=demo-www');
+    expect(read.statusCode).toBe(404);
+    expect(read.json().error_code).toBe(21905);
+    const write = await other.post('/api/settings/tls13/', { bucket_name: 'demo-www', tls: false });
+    expect(write.statusCode).toBe(404);
+    expect((await owner.get('/api/settings/tls13/?bucket_name=demo-www')).json().data).toEqual({ tls: true });
+  });
+
+  it('refuses a setting on a kind it does not declare', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const res = await c.post('/api/settings/compression/', { bucket_name: 'demo-live', status: 'disable', gzip: { disable: true, level: 1 }, br: { disable: true, level: 1 } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error_code: 21201, message: '该设置不适用于此类型的服务' });
+  });
+
+  it('answers 21202 for an unknown setting and 21110 without a session', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    expect((await c.get('/api/settings/nope/?bucket_name=demo-www')).json().error_code).toBe(21202);
+    const anon = new Client(s.app);
+    const res = await anon.get('/api/settings/tls13/?bucket_name=demo-www');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error_code).toBe(21110);
+  });
+
+  it('refuses a state-changing call from another origin', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const res = await c.post('/api/settings/tls13/', { bucket_name: 'demo-www', tls: false }, { origin: 'https://evil.example' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error_code).toBe(21112);
+    expect((await c.get('/api/settings/tls13/?bucket_name=demo-www')).json().data).toEqual({ tls: true });
+  });
+
+  it('writes an operation log entry for a change', async () => {
+    const rows = await s.db.selectFrom('operation_logs').select(['action', 'target']).where('target', '=', 'demo-www/compression').execute();
+    expect(rows.length).toBeGreaterThan(0);
+  });
+});
