@@ -56,17 +56,22 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
     await db.insertInto('signin_attempts').values({ username: username.toLowerCase(), ip: req.ip, ok: okFlag }).execute();
   }
 
-  /** Checks name and password; counts a failure. */
+  /**
+   * Checks name and password; counts a failure. Failures are counted per account (whatever name,
+   * e-mail or mobile was typed) and per typed name, so switching the login name does not reset the limit.
+   */
   async function authenticate(req: FastifyRequest, body: SigninBody) {
-    const username = body.username.trim();
-    await assertNotThrottled(username);
-    const user = await findUserForSignin(db, username);
+    const typed = body.username.trim();
+    const user = await findUserForSignin(db, typed);
+    const key = user ? user.username : typed;
+    await assertNotThrottled(key);
+    if (key !== typed) await assertNotThrottled(typed);
     if (!user || !(await verifyPassword(body.password, user.password_hash))) {
-      await recordAttempt(req, username, false);
+      await recordAttempt(req, key, false);
       throw new ApiError(21108, 400);
     }
     if (user.status === 'frozen' || user.status === 'blocked') throw new ApiError(21104, 403);
-    return { user, username };
+    return { user, username: key };
   }
 
   app.get<{ Querystring: { username?: string } }>(

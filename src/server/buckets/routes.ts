@@ -33,10 +33,17 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
   app.get<{ Querystring: ListQuery }>('/api/buckets/', { config: { access: 'user' }, schema: { querystring: listQuerySchema } }, async (req) => {
     const q = req.query;
     const user = req.user!;
-    let query = db.selectFrom('buckets').selectAll().where('owner_id', '=', user.account_id);
-    if (q.business_type) query = query.where('kind', '=', q.business_type);
-    if (q.bucket_name) query = query.where('name', 'ilike', `%${q.bucket_name.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
+    const like = q.bucket_name ? `%${q.bucket_name.replace(/[\\%_]/g, (c) => '\\' + c)}%` : '';
+    /** The account's buckets matching the filters, before paging. */
+    const scoped = () => {
+      let query = db.selectFrom('buckets').selectAll().where('owner_id', '=', user.account_id);
+      if (q.business_type) query = query.where('kind', '=', q.business_type);
+      if (like) query = query.where('name', 'ilike', like);
+      return query;
+    };
+    const exists = async (op: '<' | '>', id: number) => Boolean(await scoped().where('id', op, id).limit(1).executeTakeFirst());
     const backwards = q.since !== undefined && q.max === undefined;
+    let query = scoped();
     if (q.max !== undefined) query = query.where('id', '>', q.max);
     if (backwards) query = query.where('id', '<', q.since!);
     const rows = (await query.orderBy('id', backwards ? 'desc' : 'asc').limit(q.limit + 1).execute()) as BucketRow[];
@@ -44,14 +51,33 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
     const page = rows.slice(0, q.limit);
     if (backwards) page.reverse();
     const domains = q.with_domains ? await domainsOf(db, page.map((b) => b.id)) : undefined;
-    const pager: CursorPager = {
-      since: page.length && (backwards ? more : q.max !== undefined) ? page[0].id : null,
-      max: page.length && (backwards ? true : more) ? page[page.length - 1].id : null,
-    };
+    // a cursor is given only when there really is something that way
+    const pager: CursorPager = { since: null, max: null };
+    if (page.length) {
+      const first = page[0].id;
+      const last = page[page.length - 1].id;
+      if (backwards ? more : await exists('<', first)) pager.since = first;
+      if (backwards ? await exists('>', last) : more) pager.max = last;
+    } else if (backwards && (await exists('>', q.since! - 1))) {
+      pager.max = q.since! - 1;
+    }
     return ok(
       page.map((b) => bucketInfo(b, domains ? (domains.get(b.id) ?? []) : undefined)),
       { pager },
     );
+  });
+
+  /** Services per kind of the account (dashboard). */
+  app.get('/api/buckets/summary/', { config: { access: 'user' } }, async (req) => {
+    const rows = await db
+      .selectFrom('buckets')
+      .select(['kind', db.fn.countAll<number>().as('n')])
+      .where('owner_id', '=', req.user!.account_id)
+      .groupBy('kind')
+      .execute();
+    const counts = Object.fromEntries(SERVICE_KINDS.map((k) => [k, 0])) as Record<string, number>;
+    for (const r of rows) counts[r.kind] = Number(r.n);
+    return ok(counts);
   });
 
   app.get<{ Querystring: { bucket_name: string } }>(

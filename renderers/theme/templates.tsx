@@ -1,0 +1,234 @@
+/**
+ * RJSF templates on Blueprint 6: how a field, an object, an array and their buttons look.
+ * A theme is only this set of templates plus the widgets (./widgets.tsx).
+ */
+import type { ReactNode } from 'react';
+import { Button, Card, FormGroup, H6, Intent } from '@blueprintjs/core';
+import {
+  getTemplate,
+  getUiOptions,
+  type ArrayFieldItemTemplateProps,
+  type ArrayFieldTemplateProps,
+  type DescriptionFieldProps,
+  type FieldErrorProps,
+  type FieldHelpProps,
+  type FieldTemplateProps,
+  type IconButtonProps,
+  type ObjectFieldTemplateProps,
+  type TemplatesType,
+  type TitleFieldProps,
+  type BaseInputTemplateProps,
+} from '@rjsf/utils';
+import { InputGroup } from '@blueprintjs/core';
+
+/** Options a UI schema may give a field: hide it while a sibling has a value. */
+export interface HideWhen {
+  path: string;
+  equals: unknown;
+}
+
+function FieldTemplate(props: FieldTemplateProps) {
+  const { id, label, children, rawErrors = [], rawHelp, hidden, required, displayLabel, schema, uiSchema, classNames } = props;
+  if (hidden) return <div className="bp-rjsf-hidden">{children}</div>;
+  const options = getUiOptions(uiSchema);
+  const isObjectLike = schema.type === 'object' || (schema.type === 'array' && !options.widget && !(schema.items as any)?.enum);
+  const errors = rawErrors.filter(Boolean);
+  if (isObjectLike) {
+    return (
+      <div className={`bp-rjsf-group ${classNames ?? ''}`}>
+        {children}
+        {errors.length > 0 && <FieldErrors errors={errors} id={id} />}
+      </div>
+    );
+  }
+  const isBoolean = schema.type === 'boolean' && options.widget !== 'switch';
+  return (
+    <FormGroup
+      className={`bp-rjsf-field ${classNames ?? ''}`}
+      label={displayLabel && !isBoolean ? label : undefined}
+      labelFor={id}
+      labelInfo={displayLabel && required && !isBoolean ? <span className="bp-rjsf-required">*</span> : undefined}
+      intent={errors.length ? Intent.DANGER : Intent.NONE}
+      helperText={
+        errors.length || rawHelp ? (
+          <>
+            {errors.length > 0 && <FieldErrors errors={errors} id={id} />}
+            {rawHelp && <span className="bp-rjsf-help">{rawHelp}</span>}
+          </>
+        ) : undefined
+      }
+    >
+      {children}
+    </FormGroup>
+  );
+}
+
+function FieldErrors({ errors, id }: { errors: ReactNode[]; id: string }) {
+  return (
+    <span className="bp-rjsf-errors" id={`${id}__error`} role="alert">
+      {errors.map((e, i) => (
+        <span key={i} className="bp-rjsf-error">
+          {e}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** Errors are shown by FieldTemplate next to the field; this one renders nothing. */
+function FieldErrorTemplate(_props: FieldErrorProps) {
+  return null;
+}
+
+function FieldHelpTemplate(_props: FieldHelpProps) {
+  return null;
+}
+
+function TitleFieldTemplate({ id, title }: TitleFieldProps) {
+  return title ? (
+    <H6 id={id} className="bp-rjsf-title">
+      {title}
+    </H6>
+  ) : null;
+}
+
+function DescriptionFieldTemplate({ id, description }: DescriptionFieldProps) {
+  return description ? (
+    <p id={id} className="bp-rjsf-description">
+      {description}
+    </p>
+  ) : null;
+}
+
+function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+  const { title, description, properties, uiSchema, formData, registry, fieldPathId, schema } = props;
+  const options = getUiOptions(uiSchema);
+  const TitleField = getTemplate('TitleFieldTemplate', registry, options);
+  const DescriptionField = getTemplate('DescriptionFieldTemplate', registry, options);
+  const isRoot = fieldPathId.path.length === 0;
+  const visible = properties.filter((p) => {
+    const hideWhen = (uiSchema?.[p.name]?.['ui:options'] as { hideWhen?: HideWhen } | undefined)?.hideWhen;
+    return !hideWhen || (formData as Record<string, unknown> | undefined)?.[hideWhen.path] !== hideWhen.equals;
+  });
+  return (
+    <fieldset className={isRoot ? 'bp-rjsf-root' : 'bp-rjsf-object'} id={fieldPathId.$id}>
+      {!isRoot && title && <TitleField id={`${fieldPathId.$id}__title`} title={title} schema={schema} uiSchema={uiSchema} registry={registry} />}
+      {!isRoot && description && <DescriptionField id={`${fieldPathId.$id}__description`} description={description} schema={schema} uiSchema={uiSchema} registry={registry} />}
+      {visible.map((p) => p.content)}
+    </fieldset>
+  );
+}
+
+function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
+  const { canAdd, disabled, readonly, items, onAddClick, title, uiSchema, fieldPathId, registry, schema } = props;
+  const options = getUiOptions(uiSchema) as { addLabel?: string; emptyText?: string; title?: string };
+  const { AddButton } = registry.templates.ButtonTemplates;
+  return (
+    <fieldset className="bp-rjsf-array" id={fieldPathId.$id}>
+      {(options.title || title) && <H6 className="bp-rjsf-title">{options.title || title}</H6>}
+      {items.length === 0 && options.emptyText && <p className="bp-rjsf-empty">{options.emptyText}</p>}
+      <div className="bp-rjsf-array-items">{items}</div>
+      {canAdd && (
+        <AddButton
+          id={`${fieldPathId.$id}__add`}
+          className="bp-rjsf-array-add"
+          onClick={onAddClick}
+          disabled={disabled || readonly}
+          uiSchema={uiSchema}
+          registry={registry}
+          title={options.addLabel}
+        />
+      )}
+      {schema.maxItems !== undefined && (
+        <span className="bp-rjsf-count">
+          {items.length} / {schema.maxItems as number}
+        </span>
+      )}
+    </fieldset>
+  );
+}
+
+function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
+  const { children, buttonsProps, hasToolbar, registry, uiSchema, index } = props;
+  const ArrayFieldItemButtonsTemplate = getTemplate('ArrayFieldItemButtonsTemplate', registry, getUiOptions(uiSchema));
+  return (
+    <Card className="bp-rjsf-array-item" compact data-index={index}>
+      <div className="bp-rjsf-array-item-head">
+        <span className="bp-rjsf-array-item-no">规则 {index + 1}</span>
+        {hasToolbar && (
+          <span className="bp-rjsf-array-item-tools">
+            <ArrayFieldItemButtonsTemplate {...buttonsProps} />
+          </span>
+        )}
+      </div>
+      {children}
+    </Card>
+  );
+}
+
+function iconButton(icon: 'add' | 'trash' | 'arrow-up' | 'arrow-down' | 'duplicate' | 'cross', text: string, intent?: Intent) {
+  return function IconButton(props: IconButtonProps) {
+    const { onClick, disabled, id, className, title } = props;
+    return (
+      <Button
+        id={id}
+        className={className}
+        icon={icon}
+        size="small"
+        variant={icon === 'add' ? 'outlined' : 'minimal'}
+        intent={intent}
+        disabled={disabled}
+        onClick={onClick as any}
+        aria-label={title ?? text}
+        title={title ?? text}
+        text={icon === 'add' ? (title ?? text) : undefined}
+      />
+    );
+  };
+}
+
+function BaseInputTemplate(props: BaseInputTemplateProps) {
+  const { id, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, rawErrors = [], type, placeholder, htmlName } = props;
+  const inputType = type === 'number' || type === 'integer' ? 'number' : (type ?? 'text');
+  return (
+    <InputGroup
+      id={id}
+      name={htmlName ?? id}
+      type={inputType}
+      value={value === undefined || value === null ? '' : String(value)}
+      placeholder={placeholder}
+      readOnly={readonly}
+      disabled={disabled}
+      autoFocus={autofocus}
+      maxLength={schema.maxLength as number | undefined}
+      intent={rawErrors.length ? Intent.DANGER : Intent.NONE}
+      onChange={(e) => onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
+      onBlur={(e) => onBlur(id, e.target.value)}
+      onFocus={(e) => onFocus(id, e.target.value)}
+      aria-invalid={rawErrors.length > 0}
+      aria-describedby={rawErrors.length ? `${id}__error` : undefined}
+    />
+  );
+}
+
+export const templates: Partial<TemplatesType> = {
+  FieldTemplate,
+  FieldErrorTemplate,
+  FieldHelpTemplate,
+  TitleFieldTemplate,
+  DescriptionFieldTemplate,
+  ObjectFieldTemplate,
+  ArrayFieldTemplate,
+  ArrayFieldItemTemplate,
+  BaseInputTemplate,
+  ErrorListTemplate: () => null,
+  ButtonTemplates: {
+    AddButton: iconButton('add', '添加'),
+    RemoveButton: iconButton('trash', '删除', Intent.DANGER),
+    MoveUpButton: iconButton('arrow-up', '上移'),
+    MoveDownButton: iconButton('arrow-down', '下移'),
+    CopyButton: iconButton('duplicate', '复制'),
+    ClearButton: iconButton('cross', '清空'),
+    SubmitButton: () => null,
+  },
+};

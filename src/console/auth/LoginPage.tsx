@@ -1,0 +1,209 @@
+/**
+ * The login page (spec 000 §2.2, §4, §5): account, password and, when two-step verification
+ * applies, an SMS code with the masked phone, a 60 s countdown and resend.
+ * The messages come from the sign-in declaration (schemas/forms/signin), which the server validates with too.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Button, Callout, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
+import signinSchema from '../../../schemas/forms/signin/schema.json';
+import { api, ApiFailure } from '../api/client';
+import { errorText, LOGIN_EXCEPTION_TEXT, LOGIN_UNKNOWN_TEXT } from '../../shared/errors';
+import { NO_RETURN_PATHS } from '../../shared/account';
+import { LOGIN_CODE_RESEND_SECONDS } from '../../shared/services';
+import { loadSession } from '../session';
+
+const P = signinSchema.properties;
+const MSG = {
+  username: P.username.errorMessage.pattern,
+  password: P.password.errorMessage.minLength,
+  codeRequired: errorText(21109),
+  codePattern: P.code.errorMessage.pattern,
+};
+const CODE_PATTERN = new RegExp(P.code.pattern);
+
+interface Errors {
+  username?: string;
+  password?: string;
+  code?: string;
+}
+
+export default function LoginPage() {
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [twoStep, setTwoStep] = useState<{ mobile: string } | null>(null);
+  const [countdown, setCountdown] = useState(0);
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [hint, setHint] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (countdown <= 0) return;
+    const t = setTimeout(() => setCountdown((c) => c - 1), 1000);
+    return () => clearTimeout(t);
+  }, [countdown]);
+
+  function changeUsername(v: string) {
+    setUsername(v);
+    // a new account name starts the two-step flow again
+    if (twoStep) {
+      setTwoStep(null);
+      setCode('');
+      setCountdown(0);
+      setHint(null);
+    }
+  }
+
+  function check(withCode: boolean): boolean {
+    const e: Errors = {};
+    if (!username.trim()) e.username = MSG.username;
+    if (!password) e.password = MSG.password;
+    if (withCode) {
+      if (!code) e.code = MSG.codeRequired;
+      else if (!CODE_PATTERN.test(code) || code.length !== 6) e.code = MSG.codePattern;
+    }
+    setErrors(e);
+    return Object.keys(e).length === 0;
+  }
+
+  function showFailure(e: unknown) {
+    if (e instanceof ApiFailure) setFailure(e.code ? errorText(e.code) : LOGIN_UNKNOWN_TEXT);
+    else setFailure(LOGIN_EXCEPTION_TEXT);
+  }
+
+  async function sendCode() {
+    const res = await api.put<{ mobile: string }>('/accounts/two_step_verify/code', { username: username.trim(), password, verify_type: 'sms' });
+    setTwoStep({ mobile: res.mobile });
+    setCountdown(LOGIN_CODE_RESEND_SECONDS);
+    setHint(MSG.codeRequired);
+  }
+
+  async function resend() {
+    setFailure(null);
+    setBusy(true);
+    try {
+      await sendCode();
+    } catch (e) {
+      showFailure(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function submit(ev: FormEvent) {
+    ev.preventDefault();
+    setFailure(null);
+    if (!check(Boolean(twoStep))) return;
+    setBusy(true);
+    try {
+      const name = username.trim();
+      if (!twoStep) {
+        const status = await api.get<{ result: boolean }>('/accounts/two_step_verify/status/', { username: name });
+        if (status.result) {
+          await sendCode();
+          return;
+        }
+      }
+      const query = Object.fromEntries(search.entries());
+      const res = await api.post<{ from?: string }>(`/accounts/signin/${search.size ? `?${search.toString()}` : ''}`, {
+        username: name,
+        password,
+        ...(twoStep ? { code } : {}),
+        ...query,
+      });
+      localStorage.setItem('notCertified', 'true');
+      await loadSession();
+      const previous = localStorage.getItem('previousPath');
+      localStorage.removeItem('previousPath');
+      const target = res.from ?? (previous && !NO_RETURN_PATHS.includes(previous.split('?')[0]) ? previous : '/dashboard/');
+      navigate(target, { replace: true });
+    } catch (e) {
+      showFailure(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="login-page">
+      <Card className="login-card" elevation={2}>
+        <H3>登录云控制台</H3>
+        <form onSubmit={submit} noValidate>
+          {failure && (
+            <Callout intent="danger" className="login-failure" role="alert">
+              {failure}
+            </Callout>
+          )}
+          <FormGroup label="账号" labelFor="login-username" helperText={errors.username} intent={errors.username ? 'danger' : 'none'}>
+            <InputGroup
+              id="login-username"
+              name="username"
+              placeholder="账号名 / 邮箱 / 手机号"
+              autoComplete="username"
+              value={username}
+              intent={errors.username ? 'danger' : 'none'}
+              onChange={(e) => changeUsername(e.target.value)}
+              large
+            />
+          </FormGroup>
+          <FormGroup label="密码" labelFor="login-password" helperText={errors.password} intent={errors.password ? 'danger' : 'none'}>
+            <InputGroup
+              id="login-password"
+              name="password"
+              type="password"
+              placeholder="请输入密码"
+              autoComplete="current-password"
+              value={password}
+              intent={errors.password ? 'danger' : 'none'}
+              onChange={(e) => setPassword(e.target.value)}
+              large
+            />
+          </FormGroup>
+          {twoStep && (
+            <FormGroup
+              label="短信验证码"
+              labelFor="login-code"
+              helperText={errors.code ?? `验证码已发送至 ${twoStep.mobile}${hint ? `，${hint}` : ''}`}
+              intent={errors.code ? 'danger' : 'none'}
+            >
+              <div className="login-code-row">
+                <InputGroup
+                  id="login-code"
+                  name="code"
+                  inputMode="numeric"
+                  maxLength={6}
+                  placeholder="6 位数字验证码"
+                  autoComplete="one-time-code"
+                  value={code}
+                  intent={errors.code ? 'danger' : 'none'}
+                  onChange={(e) => setCode(e.target.value.trim())}
+                  large
+                />
+                {countdown > 0 ? (
+                  <Button large disabled className="login-countdown">
+                    {countdown} 秒后重新发送
+                  </Button>
+                ) : (
+                  <Button large onClick={resend} disabled={busy}>
+                    重新发送
+                  </Button>
+                )}
+              </div>
+            </FormGroup>
+          )}
+          <Button type="submit" intent="primary" large fill loading={busy}>
+            登录
+          </Button>
+        </form>
+        <div className="login-links">
+          <Link to="/lostpass/">忘记密码</Link>
+          <Link to="/register/">立即注册</Link>
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * A service list per kind (/services/cdn/ and the others): page size 10, cursor paging with
+ * previous/next, search by name with a 500 ms debounce.
+ */
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router-dom';
+import { useSetAtom } from 'jotai';
+import { Button, ButtonGroup, Callout, H3, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import dayjs from 'dayjs';
+import { api, failureText } from '../api/client';
+import { businessTypeAtom } from '../state';
+import { kindBySection, KINDS, SEARCH_DEBOUNCE_MS, SERVICE_LIST_PAGE_SIZE, tabName } from '../../shared/services';
+import type { BucketInfo, CursorPager } from '../../shared/buckets';
+
+type Cursor = { since?: number; max?: number };
+
+export default function ServiceListPage() {
+  const { section = '' } = useParams();
+  const info = kindBySection(section);
+  const setBusinessType = useSetAtom(businessTypeAtom);
+  const [search, setSearch] = useState('');
+  const [term, setTerm] = useState('');
+  const [cursor, setCursor] = useState<Cursor>({});
+  const [rows, setRows] = useState<BucketInfo[] | null>(null);
+  const [pager, setPager] = useState<CursorPager>({ since: null, max: null });
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (info) setBusinessType(info.kind);
+  }, [info, setBusinessType]);
+
+  useEffect(() => {
+    const t = setTimeout(() => {
+      setTerm(search.trim());
+      setCursor({});
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [search]);
+
+  useEffect(() => {
+    if (!info) return;
+    let live = true;
+    setRows(null);
+    api
+      .get<{ data: BucketInfo[]; pager: CursorPager }>('/api/buckets/', {
+        business_type: info.kind,
+        limit: SERVICE_LIST_PAGE_SIZE,
+        with_domains: true,
+        ...(term ? { bucket_name: term } : {}),
+        ...cursor,
+      })
+      .then((res) => {
+        if (!live) return;
+        setRows(res.data);
+        setPager(res.pager);
+        setFailure(null);
+      })
+      .catch((e) => live && (setFailure(failureText(e)), setRows([])));
+    return () => {
+      live = false;
+    };
+  }, [info, term, cursor]);
+
+  if (!info) return <Navigate to="/dashboard/" replace />;
+  const firstTab = tabName(info.kind, KINDS[info.kind].tabs[0]);
+
+  return (
+    <div className="service-list">
+      <div className="page-head">
+        <H3>{info.title} 服务列表</H3>
+        <InputGroup leftIcon="search" placeholder="请输入服务名称" value={search} onChange={(e) => setSearch(e.target.value)} className="service-search" aria-label="搜索服务" />
+      </div>
+      {failure && <Callout intent="danger">{failure}</Callout>}
+      {rows === null ? (
+        <Spinner />
+      ) : rows.length === 0 ? (
+        <NonIdealState icon="search" title={term ? '没有找到匹配的服务' : '暂无服务'} description={term ? `没有名称包含“${term}”的服务` : undefined} />
+      ) : (
+        <HTMLTable className="service-table" striped interactive>
+          <thead>
+            <tr>
+              <th>服务名称</th>
+              <th>备注</th>
+              <th>域名</th>
+              <th>创建时间</th>
+              <th>操作</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((b) => (
+              <tr key={b.bucket_id}>
+                <td>
+                  <Link to={`/services/${b.bucket_name}/${firstTab}/`}>{b.bucket_name}</Link>
+                </td>
+                <td>{b.remark}</td>
+                <td>
+                  {(b.domains ?? []).map((d) => (
+                    <Tag key={d.domain} minimal className="domain-tag">
+                      {d.domain}
+                    </Tag>
+                  ))}
+                </td>
+                <td>{dayjs(b.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                <td>
+                  <Link to={`/services/${b.bucket_name}/${firstTab}/`}>配置</Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      <ButtonGroup className="pager">
+        <Button icon="chevron-left" aria-label="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
+        <Button icon="chevron-right" aria-label="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
+      </ButtonGroup>
+    </div>
+  );
+}

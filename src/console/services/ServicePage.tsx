@@ -1,0 +1,101 @@
+/**
+ * The page of one service: /services/{name}/{tab}/ with the tabs of its kind (spec 002 §2) and,
+ * on each tab, the panels of the settings whose setting.json names that tab.
+ * A bucket whose kind does not match the tab's section shows 服务类型不匹配 and goes back to the list.
+ */
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { useSetAtom } from 'jotai';
+import { Callout, H3, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { api, ApiFailure, failureText } from '../api/client';
+import { notify } from '../common/toaster';
+import { businessTypeAtom } from '../state';
+import { KINDS, parseTab, tabName, tabsFor, TAB_LABELS } from '../../shared/services';
+import type { BucketInfo } from '../../shared/buckets';
+import { registry } from '../../../renderers/declarations';
+import { SettingPanel } from '../../../renderers/SettingPanel';
+import { settingIO } from './settingIO';
+
+export const KIND_MISMATCH_TEXT = '服务类型不匹配';
+
+export default function ServicePage() {
+  const { name = '', tab = '' } = useParams();
+  const navigate = useNavigate();
+  const setBusinessType = useSetAtom(businessTypeAtom);
+  const [bucket, setBucket] = useState<BucketInfo | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const parsed = parseTab(tab);
+
+  useEffect(() => {
+    let live = true;
+    setBucket(null);
+    api
+      .get<{ data: BucketInfo }>('/api/buckets/info/', { bucket_name: name })
+      .then((res) => live && setBucket(res.data))
+      .catch((e) => {
+        if (!live) return;
+        if (e instanceof ApiFailure && e.code === 21905) {
+          notify(e.message, 'danger');
+          navigate(`/services/${parsed ? KINDS[parsed.kinds[0]].section : 'cdn'}/`, { replace: true });
+          return;
+        }
+        setFailure(failureText(e));
+      });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [name]);
+
+  const mismatch = Boolean(bucket && parsed && !parsed.kinds.includes(bucket.kind));
+  useEffect(() => {
+    if (bucket && !mismatch) setBusinessType(bucket.kind);
+    if (bucket && mismatch && parsed) {
+      notify(KIND_MISMATCH_TEXT, 'danger');
+      navigate(`/services/${KINDS[parsed.kinds[0]].section}/`, { replace: true });
+    }
+  }, [bucket, mismatch, parsed, navigate, setBusinessType]);
+
+  if (failure) return <Callout intent="danger">{failure}</Callout>;
+  if (!bucket) return <Spinner />;
+  const kind = KINDS[bucket.kind];
+  const tabs = tabsFor(bucket.kind, bucket.bucket_id);
+  if (!parsed || mismatch) {
+    if (!parsed) return <Navigate to={`/services/${name}/${tabName(bucket.kind, tabs[0])}/`} replace />;
+    return null;
+  }
+  if (!tabs.includes(parsed.family)) return <Navigate to={`/services/${name}/${tabName(bucket.kind, tabs[0])}/`} replace />;
+  const panels = registry.forTab(bucket.kind, parsed.family);
+
+  return (
+    <div className="service-page">
+      <Link to={`/services/${kind.section}/`} className="back-link">
+        <Icon icon="arrow-left" size={12} /> 返回{kind.title}服务列表
+      </Link>
+      <div className="page-head">
+        <H3>{bucket.bucket_name}</H3>
+        <Tag minimal>{kind.title}</Tag>
+        {bucket.remark && <span className="bucket-remark">{bucket.remark}</span>}
+      </div>
+      <Tabs
+        id="service-tabs"
+        selectedTabId={tab}
+        onChange={(id) => navigate(`/services/${name}/${id}/`)}
+        renderActiveTabPanelOnly
+        large
+      >
+        {tabs.map((f) => {
+          const id = tabName(bucket.kind, f);
+          return <Tab key={id} id={id} title={TAB_LABELS[f]} />;
+        })}
+      </Tabs>
+      <div className="tab-content" role="tabpanel">
+        {panels.length === 0 ? (
+          <NonIdealState icon="wrench" title={`${TAB_LABELS[parsed.family]}配置即将开放`} description="该标签页的配置项正在建设中。" />
+        ) : (
+          panels.map((d) => <SettingPanel key={`${name}-${d.meta.id}`} declaration={d} registry={registry} bucketName={bucket.bucket_name} kind={bucket.kind} io={settingIO} />)
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/** The signed-in frame: top bar with the account menu, product menu on the left, the page. */
+import { Suspense } from 'react';
+import { NavLink, Outlet } from 'react-router-dom';
+import { useAtomValue } from 'jotai';
+import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
+import { businessTypeAtom, sessionAtom } from '../state';
+import { PRODUCT_MENU, sectionTitle } from './menu';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+
+dayjs.locale('zh-cn');
+
+export default function Shell() {
+  const session = useAtomValue(sessionAtom);
+  const businessType = useAtomValue(businessTypeAtom);
+  const user = session.status === 'signedIn' ? session.user : null;
+  return (
+    <BlueprintProvider>
+    <div className="shell">
+      <Navbar className="shell-top">
+        <NavbarGroup align={Alignment.START}>
+          <NavbarHeading>
+            <NavLink to="/dashboard/" className="brand">云控制台</NavLink>
+          </NavbarHeading>
+          <NavbarDivider />
+          <span className="section-title">{sectionTitle(businessType)}</span>
+        </NavbarGroup>
+        <NavbarGroup align={Alignment.END}>
+          <Popover
+            placement="bottom-end"
+            content={
+              <Menu>
+                <MenuItem text={user?.username} disabled />
+                <MenuDivider />
+                <MenuItem icon="log-out" text="退出登录" href="/accounts/signout/" />
+              </Menu>
+            }
+          >
+            <Button variant="minimal" icon="user" endIcon="caret-down" text={user?.username} className="account-menu" />
+          </Popover>
+        </NavbarGroup>
+      </Navbar>
+      <div className="shell-body">
+        <nav className="shell-menu" aria-label="产品菜单">
+          <ul className="product-menu">
+            <li>
+              <NavLink to="/dashboard/">概览</NavLink>
+            </li>
+            {PRODUCT_MENU.map((m) =>
+              m.path ? (
+                <li key={m.label}>
+                  <NavLink to={m.path}>{m.label}</NavLink>
+                </li>
+              ) : (
+                <li key={m.label} className="menu-later" title="即将开放">
+                  {m.label}
+                </li>
+              ),
+            )}
+          </ul>
+        </nav>
+        <main className="shell-page">
+          <Suspense fallback={<Spinner className="page-spinner" />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+    </BlueprintProvider>
+  );
+}
