@@ -41,7 +41,8 @@ function FieldTemplate(props: FieldTemplateProps) {
       </div>
     );
   }
-  const isBoolean = schema.type === 'boolean' && options.widget !== 'switch';
+  // checkboxes and switches carry their own label
+  const isBoolean = schema.type === 'boolean' || options.widget === 'switch';
   return (
     <FormGroup
       className={`bp-rjsf-field ${classNames ?? ''}`}
@@ -106,13 +107,15 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const TitleField = getTemplate('TitleFieldTemplate', registry, options);
   const DescriptionField = getTemplate('DescriptionFieldTemplate', registry, options);
   const isRoot = fieldPathId.path.length === 0;
+  // an item of a list is titled by the list ("规则 1"), not again by its own schema
+  const isArrayItem = typeof fieldPathId.path[fieldPathId.path.length - 1] === 'number';
   const visible = properties.filter((p) => {
     const hideWhen = (uiSchema?.[p.name]?.['ui:options'] as { hideWhen?: HideWhen } | undefined)?.hideWhen;
     return !hideWhen || (formData as Record<string, unknown> | undefined)?.[hideWhen.path] !== hideWhen.equals;
   });
   return (
-    <fieldset className={isRoot ? 'bp-rjsf-root' : 'bp-rjsf-object'} id={fieldPathId.$id}>
-      {!isRoot && title && <TitleField id={`${fieldPathId.$id}__title`} title={title} schema={schema} uiSchema={uiSchema} registry={registry} />}
+    <fieldset className={isRoot || isArrayItem ? 'bp-rjsf-root' : 'bp-rjsf-object'} id={fieldPathId.$id}>
+      {!isRoot && !isArrayItem && title && <TitleField id={`${fieldPathId.$id}__title`} title={title} schema={schema} uiSchema={uiSchema} registry={registry} />}
       {!isRoot && description && <DescriptionField id={`${fieldPathId.$id}__description`} description={description} schema={schema} uiSchema={uiSchema} registry={registry} />}
       {visible.map((p) => p.content)}
     </fieldset>

@@ -10,7 +10,7 @@ import { sessionAtom } from './state';
 import { loadSession } from './session';
 import { rememberPath, setNavigator } from './api/client';
 import { PUBLIC_PATH_PREFIXES } from '../shared/account';
-import LoginPage from './auth/LoginPage';
+import LoginPage, { afterSignIn } from './auth/LoginPage';
 
 function Root() {
   const session = useAtomValue(sessionAtom);
@@ -27,7 +27,7 @@ function RequireSignedIn() {
   const session = useAtomValue(sessionAtom);
   const location = useLocation();
   if (session.status !== 'signedIn') {
-    if (location.pathname !== '/login/') rememberPath();
+    if (location.pathname !== '/login/') rememberPath(location.pathname + location.search);
     return <Navigate to="/login/" replace />;
   }
   return (
@@ -42,7 +42,10 @@ const Shell = lazy(() => import(/* webpackChunkName: "shell" */ './shell/Shell')
 
 function LoginRoute() {
   const session = useAtomValue(sessionAtom);
-  return session.status === 'signedIn' ? <Navigate to="/dashboard/" replace /> : <LoginPage />;
+  if (session.status !== 'signedIn') return <LoginPage />;
+  const target = afterSignIn.target ?? '/dashboard/';
+  afterSignIn.target = null;
+  return <Navigate to={target} replace />;
 }
 
 /** Pages of the public area that later issues build (registration, password recovery, partner sign-in). */

@@ -18,7 +18,7 @@ import { registerSessions } from './accounts/session';
 import { accountRoutes } from './accounts/routes';
 import { bucketRoutes } from './buckets/routes';
 import { settingRoutes } from './settings/routes';
-import { outboxSender, type SmsSender } from './sms/outbox';
+import { outboxRoutes, outboxSender, type SmsSender } from './sms/outbox';
 import { toFieldErrors } from '../../schemas/errors';
 import { errorBody, UNKNOWN_ERROR_CODE } from '../shared/errors';
 
@@ -54,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   accountRoutes(app, db, config, sms);
   bucketRoutes(app, db);
   settingRoutes(app, db, registry);
+  if (config.smsOutboxApi) outboxRoutes(app, db);
 
   // the console: built assets under /app/, index.html for every client route
   const indexFile = path.join(config.distDir, 'index.html');

@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** Print SMS texts to the log (the outbox table always keeps them). */
   logSms: boolean;
   logLevel: string;
+  /** Expose the SMS outbox over HTTP for testers (GET /api/dev/sms_outbox/). Never in production. */
+  smsOutboxApi: boolean;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -34,5 +36,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     secureCookies: env.SECURE_COOKIES === '1',
     logSms: env.LOG_SMS !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
+    smsOutboxApi: env.SMS_OUTBOX_API === '1',
   };
 }

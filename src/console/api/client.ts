@@ -3,7 +3,8 @@
  *  - a `location` in a body redirects (absolute URL, hash route or a path of the console);
  *  - a `user` in a body is merged into the current user; user.status blocked signs out;
  *  - failures become ApiFailure with the catalogue's Chinese text: error_code → text, other
- *    4xx → 请求出错了，刷新试试, 5xx → 网络似乎不稳定，刷新试试; 21110 (signed out) goes to /login/.
+ *    4xx → 请求出错了，刷新试试, 5xx → 网络似乎不稳定，刷新试试; 21110 (signed out) marks the
+ *    session anonymous, and the route guard goes to /login/.
  */
 import { ofetch, FetchError } from 'ofetch';
 import { errorText, HTTP_4XX_TEXT, HTTP_5XX_TEXT, THROWN_FAILURE_TEXT, type FieldError } from '../../shared/errors';
@@ -27,9 +28,9 @@ export function setNavigator(fn: Navigate): void {
   navigateFn = fn;
 }
 
-export function rememberPath(): void {
-  const p = window.location.pathname + window.location.search;
-  localStorage.setItem('previousPath', p);
+/** Stores the page to come back to after signing in (spec 000 §4 "previousPath"). */
+export function rememberPath(path: string): void {
+  localStorage.setItem('previousPath', path);
 }
 
 function applyCentralRules(body: any): void {
@@ -59,13 +60,8 @@ async function call<T>(method: string, url: string, opts: { query?: Record<strin
       const status = e.statusCode ?? 0;
       const data = e.data as { error_code?: number; errors?: FieldError[] } | undefined;
       if (data && typeof data === 'object') applyCentralRules(data);
-      if (data?.error_code === 21110) {
-        store.set(sessionAtom, { status: 'anonymous' });
-        if (!window.location.pathname.startsWith('/login/')) {
-          rememberPath();
-          navigateFn('/login/');
-        }
-      }
+      // signed out: the route guard (routes.tsx) remembers the page and goes to /login/
+      if (data?.error_code === 21110 && store.get(sessionAtom).status === 'signedIn') store.set(sessionAtom, { status: 'anonymous' });
       if (data && typeof data.error_code === 'number') {
         throw new ApiFailure(status, data.error_code, errorText(data.error_code), data.errors ?? []);
       }

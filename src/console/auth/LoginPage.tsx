@@ -4,7 +4,7 @@
  * The messages come from the sign-in declaration (schemas/forms/signin), which the server validates with too.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
 import signinSchema from '../../../schemas/forms/signin/schema.json';
 import { api, ApiFailure } from '../api/client';
@@ -22,6 +22,9 @@ const MSG = {
 };
 const CODE_PATTERN = new RegExp(P.code.pattern);
 
+/** Where the login route goes once signed in: from, else previousPath, else the dashboard (spec 000 §2.2). */
+export const afterSignIn: { target: string | null } = { target: null };
+
 interface Errors {
   username?: string;
   password?: string;
@@ -29,7 +32,6 @@ interface Errors {
 }
 
 export default function LoginPage() {
-  const navigate = useNavigate();
   const [search] = useSearchParams();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -116,11 +118,11 @@ export default function LoginPage() {
         ...query,
       });
       localStorage.setItem('notCertified', 'true');
-      await loadSession();
       const previous = localStorage.getItem('previousPath');
       localStorage.removeItem('previousPath');
-      const target = res.from ?? (previous && !NO_RETURN_PATHS.includes(previous.split('?')[0]) ? previous : '/dashboard/');
-      navigate(target, { replace: true });
+      afterSignIn.target = res.from ?? (previous && !NO_RETURN_PATHS.includes(previous.split('?')[0]) ? previous : '/dashboard/');
+      // once the session is known, the login route sends the user to afterSignIn.target
+      await loadSession();
     } catch (e) {
       showFailure(e);
     } finally {

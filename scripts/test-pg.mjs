@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+/**
+ * Runs the server tests a second time on PostgreSQL when one answers at 127.0.0.1:5432
+ * (or at TEST_DATABASE_URL); prints why and skips cleanly when none is there.
+ */
+import { spawnSync } from 'node:child_process';
+import net from 'node:net';
+
+const url = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+const { hostname, port } = new URL(url);
+
+const reachable = await new Promise((resolve) => {
+  const s = net.connect({ host: hostname, port: Number(port || 5432) });
+  s.setTimeout(2000);
+  s.on('connect', () => (s.destroy(), resolve(true)));
+  s.on('error', () => resolve(false));
+  s.on('timeout', () => (s.destroy(), resolve(false)));
+});
+
+if (!reachable) {
+  console.log(`PostgreSQL 不可用（${hostname}:${port || 5432}），跳过服务端测试的 PostgreSQL 轮次。`);
+  process.exit(0);
+}
+console.log(`在 PostgreSQL（${hostname}:${port || 5432}）上再次运行服务端测试……`);
+const r = spawnSync('npx', ['jest', 'tests/server'], {
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: url, NODE_OPTIONS: '--experimental-vm-modules' },
+});
+process.exit(r.status ?? 1);

@@ -1,0 +1,112 @@
+/**
+ * `npm run bench`: prints figures, asserts nothing.
+ *  1. The login page's JavaScript: every script the browser fetches for the first screen, gzipped.
+ *  2. Every chunk of the build, gzipped.
+ *  3. Settings API throughput on the embedded database (PGlite, in memory): reads and writes per second.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { spawn } from 'node:child_process';
+import { chromium } from 'playwright';
+import { openDatabase } from '../../src/server/db';
+import { buildApp } from '../../src/server/app';
+import { configFromEnv } from '../../src/server/config';
+import { seedDemo } from '../../src/server/seed/demo';
+import { loadRegistry } from '../../schemas/load';
+
+const root = path.resolve(__dirname, '../..');
+const dist = path.join(root, 'dist');
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+async function waitFor(url: string, ms = 60_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`server did not start: ${url}`);
+}
+
+async function firstScreen() {
+  const port = 8199;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: 'memory://', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+  });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/login/`);
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await browser.newPage();
+    const scripts: { url: string; raw: number; gz: number }[] = [];
+    page.on('response', async (res) => {
+      if (res.request().resourceType() !== 'script') return;
+      const body = await res.body();
+      scripts.push({ url: new URL(res.url()).pathname, raw: body.length, gz: gzipSync(body, { level: 9 }).length });
+    });
+    await page.goto(`http://127.0.0.1:${port}/login/`);
+    await page.getByRole('heading', { name: '登录云控制台' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    await browser.close();
+    console.log('\n== 登录页（首屏）加载的脚本 ==');
+    for (const s of scripts) console.log(`  ${s.url.padEnd(48)} ${kb(s.raw).padStart(10)}  gzip ${kb(s.gz).padStart(9)}`);
+    const total = scripts.reduce((a, s) => a + s.gz, 0);
+    console.log(`  合计 gzip ${kb(total)}（预算 200 KB）`);
+  } finally {
+    server.kill();
+  }
+}
+
+function chunks() {
+  console.log('\n== 构建产物（gzip） ==');
+  const files = fs.readdirSync(dist).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
+  for (const f of files.sort()) {
+    const body = fs.readFileSync(path.join(dist, f));
+    console.log(`  ${f.padEnd(56)} ${kb(gzipSync(body, { level: 9 }).length).padStart(10)}`);
+  }
+}
+
+async function api() {
+  const db = await openDatabase({ dataDir: 'memory://' });
+  await seedDemo(db);
+  const app = await buildApp({ db, config: { ...configFromEnv({}), distDir: '/nonexistent', logSms: false }, registry: loadRegistry(), logger: false });
+  const signin = await app.inject({ method: 'POST', url: '/accounts/signin/', payload: { username: 'demo', password: 'demo123456' } });
+  const cookie = String(signin.headers['set-cookie']).split(';')[0];
+  const n = 300;
+  let t = performance.now();
+  for (let i = 0; i < n; i++) await app.inject({ method: 'GET', url: '/api/settings/compression/?bucket_name=demo-www', headers: { cookie } });
+  const readMs = (performance.now() - t) / n;
+  t = performance.now();
+  for (let i = 0; i < n; i++) {
+    await app.inject({
+      method: 'POST',
+      url: '/api/settings/compression/',
+      headers: { cookie },
+      payload: { bucket_name: 'demo-www', status: 'enable', gzip: { disable: false, level: 1 + (i % 9) }, br: { disable: i % 2 === 0, level: 1 } },
+    });
+  }
+  const writeMs = (performance.now() - t) / n;
+  console.log('\n== 设置接口（PGlite 内存库，单进程顺序请求） ==');
+  console.log(`  读取 GET  /api/settings/compression/  ${readMs.toFixed(2)} ms/次  ≈ ${(1000 / readMs).toFixed(0)} 次/秒`);
+  console.log(`  保存 POST /api/settings/compression/  ${writeMs.toFixed(2)} ms/次  ≈ ${(1000 / writeMs).toFixed(0)} 次/秒`);
+  await app.close();
+  await db.destroy();
+}
+
+(async () => {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('请先运行 npm run build');
+  await firstScreen();
+  chunks();
+  await api();
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

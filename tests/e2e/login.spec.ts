@@ -1,0 +1,80 @@
+import { test, expect } from '@playwright/test';
+import { PASSWORD, signIn } from './helpers';
+
+test('a signed-out visit to an unknown URL lands on /login/', async ({ page }) => {
+  await page.goto('/some/unknown/place');
+  await expect(page).toHaveURL(/\/login\/$/);
+  await expect(page.getByRole('heading', { name: '登录云控制台' })).toBeVisible();
+});
+
+test('a signed-out visit to a public path stays there', async ({ page }) => {
+  await page.goto('/register/');
+  await expect(page).toHaveURL(/\/register\/$/);
+});
+
+test('empty fields show the login messages', async ({ page }) => {
+  await page.goto('/login/');
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByText('请输入账号/邮箱/手机号')).toBeVisible();
+  await expect(page.getByText('请输入密码', { exact: true })).toBeVisible();
+});
+
+test('a wrong password shows the catalogue message', async ({ page }) => {
+  await page.goto('/login/');
+  await page.locator('#login-username').fill('demo');
+  await page.locator('#login-password').fill('not-the-password');
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByRole('alert')).toHaveText('账号或密码错误');
+});
+
+test('sign in as demo, then /login/ and unknown URLs go to the dashboard, sign-out goes back', async ({ page }) => {
+  await signIn(page, '  demo ');
+  await expect(page.getByText('欢迎回来，demo')).toBeVisible();
+  await page.goto('/login/');
+  await expect(page).toHaveURL(/\/dashboard\/$/);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/dashboard\/$/);
+  await page.getByRole('button', { name: 'demo' }).click();
+  await page.getByText('退出登录').click();
+  await expect(page).toHaveURL(/\/login\/$/);
+  await page.goto('/dashboard/');
+  await expect(page).toHaveURL(/\/login\/$/);
+});
+
+test('after sign-in the user returns to the page first asked for', async ({ page }) => {
+  await page.goto('/services/cdn/');
+  await expect(page).toHaveURL(/\/login\/$/);
+  await page.locator('#login-username').fill('demo');
+  await page.locator('#login-password').fill(PASSWORD);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/\/services\/cdn\/$/);
+});
+
+test('sign in as demo2fa with the code read from the outbox', async ({ page, request }) => {
+  await page.goto('/login/');
+  await page.locator('#login-username').fill('demo2fa');
+  await page.locator('#login-password').fill(PASSWORD);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByText('验证码已发送至 139****5678')).toBeVisible();
+  await expect(page.getByRole('button', { name: /秒后重新发送/ })).toBeDisabled();
+  // a wrong code first
+  await page.locator('#login-code').fill('12345');
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByText('请输入 6 位数字验证码')).toBeVisible();
+  const code = await readOutboxCode(request);
+  await page.locator('#login-code').fill(code);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/$/);
+  await expect(page.getByText('欢迎回来，demo2fa')).toBeVisible();
+  await expect(page.getByText('登录验证：已开启')).toBeVisible();
+});
+
+/** The outbox is the sms_outbox table; the test server exposes it to testers (SMS_OUTBOX_API=1, never in production). */
+async function readOutboxCode(request: import('@playwright/test').APIRequestContext): Promise<string> {
+  const res = await request.get('/api/dev/sms_outbox/?mobile=13912345678');
+  expect(res.ok()).toBeTruthy();
+  const body = await res.json();
+  const m = /(\d{6})/.exec(body.data[0].text);
+  expect(m).not.toBeNull();
+  return m![1];
+}

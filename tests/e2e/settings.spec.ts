@@ -1,0 +1,85 @@
+import { test, expect } from '@playwright/test';
+import { signIn } from './helpers';
+
+test('change compression on a CDN service, reload, see it kept', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/demo-static/optimizeCdn/');
+  const panel = page.locator('[data-setting=compression]');
+  await expect(panel.locator('.setting-summary')).toHaveText('Gzip 和 Brotli 已开启');
+  await panel.getByRole('button', { name: '管理' }).click();
+  const dialog = page.getByRole('dialog', { name: '智能压缩配置' });
+  await dialog.getByText('开启 Brotli').click();
+  // the level of a disabled algorithm is hidden
+  await expect(dialog.getByText('Brotli 压缩级别')).toBeHidden();
+  await dialog.locator('#root_gzip_level').fill('3');
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('配置成功')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(panel.locator('.setting-summary')).toHaveText('仅开启 Gzip');
+  await page.reload();
+  await expect(panel.locator('.setting-summary')).toHaveText('仅开启 Gzip');
+  await panel.getByRole('button', { name: '管理' }).click();
+  await expect(dialog.locator('#root_gzip_level')).toHaveValue('3');
+});
+
+test('an invalid error-page address shows the Chinese message and cannot be saved', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/demo-www/optimizeCdn/');
+  const panel = page.locator('[data-setting=error_pages]');
+  await expect(panel.locator('.setting-summary')).toHaveText('未开启');
+  await panel.getByRole('button', { name: '管理' }).click();
+  const dialog = page.getByRole('dialog', { name: '自定义错误页面配置' });
+  await dialog.getByRole('button', { name: '添加规则' }).click();
+  await dialog.getByText('404', { exact: true }).click();
+  const url = dialog.getByRole('textbox');
+  await url.fill('404.html');
+  await expect(dialog.getByText('请填写正确的 URI 地址，以 / 开头')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: '确定' })).toBeDisabled();
+  await url.fill('');
+  await expect(dialog.getByText('响应地址不能为空')).toBeVisible();
+  await url.fill('/404.html');
+  await expect(dialog.getByText('请填写正确的 URI 地址，以 / 开头')).toBeHidden();
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('配置成功')).toBeVisible();
+  await expect(panel.locator('.setting-summary')).toHaveText('已开启');
+  await page.reload();
+  await expect(panel.locator('.setting-summary')).toHaveText('已开启');
+});
+
+test('TLS 1.3 is toggled after a confirmation', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/demo-shop/httpsCdn/');
+  const panel = page.locator('[data-setting=tls13]');
+  await expect(panel.locator('.setting-summary')).toHaveText('未开启');
+  await panel.locator('.setting-switch').click();
+  await expect(page.getByText('确定开启该服务的 TLS 1.3 功能吗？')).toBeVisible();
+  await page.getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('配置成功')).toBeVisible();
+  await expect(panel.locator('.setting-summary')).toHaveText('已开启');
+  await page.reload();
+  await expect(panel.locator('.setting-summary')).toHaveText('已开启');
+});
+
+test('a service opened under the wrong section shows 服务类型不匹配 and goes to the list', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/demo-live/optimizeCdn/');
+  await expect(page.getByText('服务类型不匹配')).toBeVisible();
+  await expect(page).toHaveURL(/\/services\/cdn\/$/);
+});
+
+test('the CDN list pages by cursor and searches by name', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/cdn/');
+  const rows = page.locator('.service-table tbody tr');
+  await expect(rows).toHaveCount(10);
+  await page.getByRole('button', { name: '下一页' }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByRole('button', { name: '下一页' })).toBeDisabled();
+  await page.getByRole('button', { name: '上一页' }).click();
+  await expect(rows).toHaveCount(10);
+  await page.getByPlaceholder('请输入服务名称').fill('static');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('demo-static');
+  await page.getByPlaceholder('请输入服务名称').fill('nothing-like-this');
+  await expect(page.getByText('没有找到匹配的服务')).toBeVisible();
+});
