@@ -1,7 +1,12 @@
 /**
  * The panel of one declared setting on a service page: title, summary label, help, and either a
  * manage button opening the form in a dialog or a switch with a confirmation. It knows nothing
- * of a particular setting: everything comes from the declaration.
+ * of a particular setting: everything comes from the declaration (setting.json, schema, UI
+ * schema, rules.ts).
+ *
+ * Panels on one page talk through two window events:
+ *   "setting-saved" {id}  — panels whose reloadOn names id reload (HTTP/3 reloads the TLS panel);
+ *   "setting-open"  {id}  — a refusal's link opens another setting's dialog or switch.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Callout, Card, Collapse, Dialog, DialogBody, DialogFooter, H5, Spinner, Switch, Tag } from '@blueprintjs/core';
@@ -9,15 +14,34 @@ import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
 import type { SettingRegistry } from '../schemas/registry';
 import type { Declaration, RuleContext } from '../schemas/types';
+import { fillVars, helpFor } from '../schemas/summary';
 import { ThemedForm, transformErrors, validator } from './theme';
 import { toErrorSchema } from './errorSchema';
 
+/** A setting as the server answers GET /api/settings/{id}/. */
+export interface LoadedSetting {
+  data: unknown;
+  summary?: string | null;
+  fixed?: boolean;
+  vars?: Record<string, string>;
+}
+
+export interface BucketPage {
+  names: string[];
+  since: number | null;
+  max: number | null;
+}
+
 /** How the panel talks to the server; the console supplies it. */
 export interface SettingIO {
-  load(settingId: string, bucketName: string): Promise<unknown>;
+  load(settingId: string, bucketName: string): Promise<LoadedSetting>;
   /** Resolves with the stored value; rejects with { message, errors? } holding the Chinese texts. */
   save(settingId: string, bucketName: string, payload: unknown): Promise<unknown>;
   notify(message: string, intent?: 'success' | 'danger'): void;
+  /** Lists the account's services of a kind, for the bucket picker. */
+  buckets(kind: string, search: string, cursor: { since?: number; max?: number }, limit: number): Promise<BucketPage>;
+  /** Whether another service of the account exists, and its kind. */
+  bucket(name: string): Promise<{ kind: RuleContext['kind'] } | null>;
 }
 
 export interface SettingPanelProps {
@@ -26,6 +50,10 @@ export interface SettingPanelProps {
   bucketName: string;
   kind: RuleContext['kind'];
   io: SettingIO;
+  /** Facts of the service the declaration may ask to show (setting.json "facts"). */
+  facts?: { storage_used?: string };
+  /** When set, configuration is locked (key customers): clicks show this text instead. */
+  locked?: string;
 }
 
 interface Failure {
@@ -38,19 +66,39 @@ function asFailure(e: unknown): Failure {
   return { message: typeof f?.message === 'string' ? f.message : '未知错误，请联系我们的客服', errors: Array.isArray(f?.errors) ? f.errors : [] };
 }
 
-export function SettingPanel({ declaration, registry, bucketName, kind, io }: SettingPanelProps) {
+export function emitSettingEvent(type: 'setting-saved' | 'setting-open', id: string): void {
+  window.dispatchEvent(new CustomEvent(type, { detail: { id } }));
+}
+
+function FailureCallout({ failure, onLink }: { failure: Failure; onLink(id: string): void }) {
+  const link = failure.errors?.find((e) => e.link)?.link;
+  return (
+    <Callout intent="danger" className="setting-failure" role="alert">
+      {failure.message}
+      {link && (
+        <Button variant="minimal" intent="primary" className="setting-failure-link" onClick={() => onLink(link.setting)}>
+          {link.text}
+        </Button>
+      )}
+    </Callout>
+  );
+}
+
+export function SettingPanel({ declaration, registry, bucketName, kind, io, facts, locked }: SettingPanelProps) {
   const { meta } = declaration;
-  const [value, setValue] = useState<unknown>(undefined);
+  const [loaded, setLoaded] = useState<LoadedSetting | undefined>(undefined);
   const [loadFailed, setLoadFailed] = useState<string | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [notesOpen, setNotesOpen] = useState(false);
   const [pendingSwitch, setPendingSwitch] = useState<boolean | null>(null);
-  const [switchFailure, setSwitchFailure] = useState<string | null>(null);
+  const [switchFailure, setSwitchFailure] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
+  const value = loaded?.data;
 
   const reload = useCallback(async () => {
     try {
-      setValue(await io.load(meta.id, bucketName));
+      setLoaded(await io.load(meta.id, bucketName));
       setLoadFailed(null);
     } catch (e) {
       setLoadFailed(asFailure(e).message);
@@ -61,8 +109,54 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io }: Se
     void reload();
   }, [reload]);
 
-  const summary = value === undefined ? undefined : registry.summary(meta.id, value);
-  const ctx: RuleContext = useMemo(() => ({ kind, read: (other: string) => io.load(other, bucketName) }), [kind, io, bucketName]);
+  const switchOn = meta.panel === 'switch' && meta.switchField ? Boolean((value as Record<string, unknown> | undefined)?.[meta.switchField]) : false;
+
+  function open(): void {
+    if (locked) {
+      io.notify(locked, 'danger');
+      return;
+    }
+    if (meta.panel === 'dialog') setDialogOpen(true);
+    else {
+      setSwitchFailure(null);
+      setPendingSwitch(!switchOn);
+    }
+  }
+
+  // reload when a setting this one depends on is saved; open when another panel links here
+  useEffect(() => {
+    const onSaved = (e: Event) => {
+      if (meta.reloadOn?.includes((e as CustomEvent).detail.id)) void reload();
+    };
+    const onOpen = (e: Event) => {
+      if ((e as CustomEvent).detail.id === meta.id && loaded && !loaded.fixed) open();
+    };
+    window.addEventListener('setting-saved', onSaved);
+    window.addEventListener('setting-open', onOpen);
+    return () => {
+      window.removeEventListener('setting-saved', onSaved);
+      window.removeEventListener('setting-open', onOpen);
+    };
+  });
+
+  const rule = loaded?.summary !== undefined ? meta.summary.find((r) => r.label === loaded.summary) : value !== undefined ? registry.summary(meta.id, value) : undefined;
+  const ctx: RuleContext = useMemo(
+    () => ({ kind, bucketName, read: async (other: string) => (await io.load(other, bucketName)).data, bucket: (name: string) => io.bucket(name) }),
+    [kind, io, bucketName],
+  );
+  const help = helpFor(meta, kind);
+  const notesShown = meta.notes && value !== undefined && (!meta.notes.when || registry.ajv.validate(meta.notes.when, value));
+  const linkTo = (id: string) => {
+    setPendingSwitch(null);
+    setDialogOpen(false);
+    emitSettingEvent('setting-open', id);
+  };
+
+  async function saved() {
+    io.notify(meta.success, 'success');
+    emitSettingEvent('setting-saved', meta.id);
+    await reload();
+  }
 
   async function confirmSwitch() {
     if (pendingSwitch === null || !meta.switchField) return;
@@ -71,19 +165,16 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io }: Se
     try {
       const payload = { ...(value as object), [meta.switchField]: pendingSwitch };
       const checked = await registry.validate(meta.id, payload, ctx);
-      if (!checked.ok) throw { message: checked.errors[0].message };
+      if (!checked.ok) throw { message: checked.errors[0].message, errors: checked.errors };
       await io.save(meta.id, bucketName, payload);
       setPendingSwitch(null);
-      io.notify(meta.success, 'success');
-      await reload();
+      await saved();
     } catch (e) {
-      setSwitchFailure(asFailure(e).message);
+      setSwitchFailure(asFailure(e));
     } finally {
       setSaving(false);
     }
   }
-
-  const switchOn = meta.panel === 'switch' && meta.switchField ? Boolean((value as Record<string, unknown> | undefined)?.[meta.switchField]) : false;
 
   return (
     <Card className="setting-panel" data-setting={meta.id}>
@@ -96,52 +187,58 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io }: Se
             </Tag>
           )}
         </H5>
-        {summary && (
-          <Tag className="setting-summary" intent={summary.intent === 'success' ? 'success' : 'none'} minimal>
-            {summary.label}
+        {rule && (
+          <Tag className="setting-summary" intent={rule.intent === 'success' ? 'success' : rule.intent === 'warning' ? 'warning' : rule.intent === 'primary' ? 'primary' : 'none'} minimal>
+            {rule.label}
           </Tag>
         )}
         <span className="setting-panel-actions">
           {value === undefined && !loadFailed && <Spinner size={16} />}
-          {meta.panel === 'dialog' && (
-            <Button intent="primary" variant="outlined" disabled={value === undefined} onClick={() => setDialogOpen(true)} className="setting-manage">
+          {meta.panel === 'dialog' && !loaded?.fixed && (
+            <Button intent="primary" variant="outlined" disabled={value === undefined} onClick={open} className="setting-manage">
               管理
             </Button>
           )}
           {meta.panel === 'switch' && (
-            <Switch
-              className="setting-switch"
-              checked={switchOn}
-              disabled={value === undefined}
-              aria-label={meta.title}
-              onChange={() => {
-                setSwitchFailure(null);
-                setPendingSwitch(!switchOn);
-              }}
-              inline
-            />
+            <Switch className="setting-switch" checked={switchOn} disabled={value === undefined || loaded?.fixed} aria-label={meta.title} onChange={open} inline />
           )}
         </span>
       </div>
       {meta.description && <p className="setting-description">{meta.description}</p>}
+      {meta.facts?.includes('storage_used') && facts?.storage_used !== undefined && <p className="setting-fact">已使用存储：{facts.storage_used}</p>}
       {loadFailed && (
         <Callout intent="danger" compact>
           {loadFailed}
         </Callout>
       )}
-      {meta.help && meta.help.length > 0 && (
+      {notesShown && (
+        <Button variant="minimal" intent="primary" className="setting-notes-link" onClick={() => setNotesOpen(true)}>
+          {meta.notes!.text}
+        </Button>
+      )}
+      {help.length > 0 && (
         <>
           <Button variant="minimal" size="small" icon={helpOpen ? 'chevron-up' : 'chevron-down'} onClick={() => setHelpOpen((o) => !o)} className="setting-help-toggle">
             {helpOpen ? '收起说明' : '查看说明'}
           </Button>
           <Collapse isOpen={helpOpen}>
             <div className="setting-help">
-              {meta.help.map((h, i) => (
+              {help.map((h, i) => (
                 <p key={i}>{h}</p>
               ))}
             </div>
           </Collapse>
         </>
+      )}
+      {meta.notes && (
+        <Dialog isOpen={notesOpen} title={meta.notes.title} onClose={() => setNotesOpen(false)}>
+          <DialogBody>
+            {meta.notes.paragraphs.map((p, i) => (
+              <p key={i}>{fillVars(p, loaded?.vars)}</p>
+            ))}
+          </DialogBody>
+          <DialogFooter actions={<Button onClick={() => setNotesOpen(false)}>知道了</Button>} />
+        </Dialog>
       )}
       {meta.panel === 'switch' && meta.confirm && (
         <Alert
@@ -153,13 +250,10 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io }: Se
           onCancel={() => setPendingSwitch(null)}
           onConfirm={confirmSwitch}
           canEscapeKeyCancel
+          className="setting-confirm-alert"
         >
-          <p>{pendingSwitch ? meta.confirm.on : meta.confirm.off}</p>
-          {switchFailure && (
-            <Callout intent="danger" compact role="alert">
-              {switchFailure}
-            </Callout>
-          )}
+          <p>{fillVars(pendingSwitch ? meta.confirm.on : meta.confirm.off, loaded?.vars)}</p>
+          {switchFailure && <FailureCallout failure={switchFailure} onLink={linkTo} />}
         </Alert>
       )}
       {meta.panel === 'dialog' && dialogOpen && (
@@ -168,12 +262,13 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io }: Se
           registry={registry}
           initial={value}
           ctx={ctx}
+          io={io}
+          onLink={linkTo}
           onClose={() => setDialogOpen(false)}
           onSave={async (payload) => {
             await io.save(meta.id, bucketName, payload);
-            io.notify(meta.success, 'success');
             setDialogOpen(false);
-            await reload();
+            await saved();
           }}
         />
       )}
@@ -186,22 +281,46 @@ interface SettingDialogProps {
   registry: SettingRegistry;
   initial: unknown;
   ctx: RuleContext;
+  io: SettingIO;
+  onLink(id: string): void;
   onClose(): void;
   onSave(payload: unknown): Promise<void>;
 }
 
-/** The form of a setting in a dialog: live validation, confirm disabled while invalid, server errors under their fields. */
-export function SettingDialog({ declaration, registry, initial, ctx, onClose, onSave }: SettingDialogProps) {
-  const { meta, schema, ui } = declaration;
-  const [formData, setFormData] = useState<unknown>(() => structuredClone(initial));
+/**
+ * The form of a setting in a dialog: live validation, confirm disabled while invalid, the rules
+ * of rules.ts before saving, a confirmation when a watched field changes, server errors under
+ * their fields.
+ */
+export function SettingDialog({ declaration, registry, initial, ctx, io, onLink, onClose, onSave }: SettingDialogProps) {
+  const { meta, schema, ui, rules } = declaration;
+  const [formData, setFormData] = useState<unknown>(() => {
+    const start = structuredClone(initial);
+    return rules.prepare ? rules.prepare(start, { bucketName: ctx.bucketName, kind: ctx.kind }) : start;
+  });
   const [failure, setFailure] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
+  const [confirmingChange, setConfirmingChange] = useState(false);
   const formRef = useRef<any>(null);
   const invalid = registry.check(meta.id, formData).length > 0;
+  const warnings = (meta.warnings ?? []).filter((w) => registry.ajv.validate(w.when, initial));
+  const formContext = useMemo(() => ({ io }), [io]);
 
-  async function confirm() {
+  function changedWatchedField(): boolean {
+    const c = meta.confirmChange;
+    if (!c) return false;
+    const before = (initial as Record<string, unknown>)?.[c.field];
+    const after = (formData as Record<string, unknown>)?.[c.field];
+    return Boolean(before) && before !== after;
+  }
+
+  async function confirm(skipChangeCheck = false) {
     setFailure(null);
     if (!formRef.current?.validateForm()) return;
+    if (!skipChangeCheck && changedWatchedField()) {
+      setConfirmingChange(true);
+      return;
+    }
     setSaving(true);
     try {
       const checked = await registry.validate(meta.id, formData, ctx);
@@ -220,17 +339,19 @@ export function SettingDialog({ declaration, registry, initial, ctx, onClose, on
   return (
     <Dialog isOpen title={meta.dialogTitle ?? meta.title} onClose={onClose} className="setting-dialog" canOutsideClickClose={false}>
       <DialogBody>
-        {failure && (
-          <Callout intent="danger" className="setting-failure" role="alert">
-            {failure.message}
+        {warnings.map((w, i) => (
+          <Callout key={i} intent="warning" className="setting-warning">
+            {w.text}
           </Callout>
-        )}
+        ))}
+        {failure && <FailureCallout failure={failure} onLink={onLink} />}
         <ThemedForm
           ref={formRef}
           tagName="div"
           schema={schema}
           uiSchema={{ ...ui, 'ui:submitButtonOptions': { norender: true } }}
           formData={formData}
+          formContext={formContext}
           validator={validator}
           liveValidate="onChange"
           showErrorList={false}
@@ -248,12 +369,27 @@ export function SettingDialog({ declaration, registry, initial, ctx, onClose, on
         actions={
           <>
             <Button onClick={onClose}>取消</Button>
-            <Button intent="primary" onClick={confirm} disabled={invalid} loading={saving} className="setting-confirm">
+            <Button intent="primary" onClick={() => confirm()} disabled={invalid} loading={saving} className="setting-confirm">
               确定
             </Button>
           </>
         }
       />
+      {meta.confirmChange && (
+        <Alert
+          isOpen={confirmingChange}
+          cancelButtonText="取消"
+          confirmButtonText="确定"
+          intent="warning"
+          onCancel={() => setConfirmingChange(false)}
+          onConfirm={() => {
+            setConfirmingChange(false);
+            void confirm(true);
+          }}
+        >
+          <p>{meta.confirmChange.text}</p>
+        </Alert>
+      )}
     </Dialog>
   );
 }

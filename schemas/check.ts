@@ -29,7 +29,8 @@ function walkSchema(schema: JsonSchema, ptr: string, visit: (s: JsonSchema, ptr:
     const list = schema[key] as JsonSchema[] | undefined;
     list?.forEach((s, i) => walkSchema(s, `${ptr}/${key}/${i}`, visit));
   }
-  for (const key of ['if', 'then', 'else'] as const) {
+  // an `if` only selects; its constraints never reach a person
+  for (const key of ['then', 'else'] as const) {
     if (schema[key] && typeof schema[key] === 'object') walkSchema(schema[key] as JsonSchema, `${ptr}/${key}`, visit);
   }
 }
@@ -152,7 +153,27 @@ export function checkAll(declarations: Declaration[]): CheckFailure[] {
       out.push({ file: `${d.dir}/schema.json`, path: '/', problem: `模式无法编译：${(e as Error).message}` });
       continue;
     }
-    out.push(...missingMessages(d), ...unknownUiFields(d), ...fixtureFailures(registry, d));
+    out.push(...missingMessages(d), ...unknownUiFields(d), ...fixtureFailures(registry, d), ...badReferences(registry, d));
+  }
+  return out;
+}
+
+/** Names of other settings and fixed values in setting.json point at something real. */
+export function badReferences(registry: SettingRegistry, d: Declaration): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  const file = `${d.dir ?? d.meta.id}/setting.json`;
+  for (const key of ['summaryWith', 'reloadOn'] as const) {
+    for (const other of d.meta[key] ?? []) {
+      if (!registry.get(other)) out.push({ file, path: `/${key}`, problem: `引用的设置 ${other} 不存在` });
+    }
+  }
+  for (const [kind, value] of Object.entries(d.meta.fixed ?? {})) {
+    if (!d.meta.kinds.includes(kind as never)) out.push({ file, path: `/fixed/${kind}`, problem: `固定值的服务类型 ${kind} 不在 kinds 中` });
+    for (const e of registry.check(d.meta.id, value)) out.push({ file, path: `/fixed/${kind}${e.path}`, problem: `固定值不符合模式：${e.message}` });
+  }
+  if (d.meta.confirmChange) {
+    const props = (d.schema.properties ?? {}) as Record<string, unknown>;
+    if (!(d.meta.confirmChange.field in props)) out.push({ file, path: '/confirmChange/field', problem: `字段 ${d.meta.confirmChange.field} 不存在` });
   }
   return out;
 }

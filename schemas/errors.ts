@@ -15,6 +15,8 @@ function childPath(base: string, prop: string): string {
 export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
   const out: FieldError[] = [];
   for (const e of errors ?? []) {
+    // "must match then" only repeats the errors of the `then` branch, reported on their own
+    if (e.keyword === 'if') continue;
     let path = e.instancePath;
     let message = e.message ?? MISSING_MESSAGE;
     if (e.keyword === 'errorMessage') {

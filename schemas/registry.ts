@@ -8,6 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import type { FieldError } from '../src/shared/errors';
 import type { ServiceKind } from '../src/shared/services';
 import { createAjv } from './vocabulary';
+import { errorText } from '../src/shared/errors';
 import { toFieldErrors } from './errors';
 import { defaultsOf } from './defaults';
 import { summaryOf } from './summary';
@@ -67,8 +68,10 @@ export class SettingRegistry {
     const d = this.byId.get(id)!;
     const value = d.rules.normalize ? d.rules.normalize(structuredClone(payload)) : payload;
     if (d.rules.guard && ctx) {
-      const guardErrors = await d.rules.guard(value, ctx);
-      if (guardErrors && guardErrors.length) return { ok: false, errors: guardErrors };
+      const refusals = await d.rules.guard(value, ctx);
+      if (refusals && refusals.length) {
+        return { ok: false, errors: refusals.map((r) => ({ ...r, message: r.message ?? errorText(r.code) })) };
+      }
     }
     return { ok: true, value };
   }
@@ -80,8 +83,14 @@ export class SettingRegistry {
     return d.rules.normalize ? d.rules.normalize(value) : value;
   }
 
-  summary(id: string, value: unknown) {
+  /** The label of a value; `related` holds the values of the settings named in summaryWith. */
+  summary(id: string, value: unknown, related: Record<string, unknown> = {}) {
     const d = this.byId.get(id);
-    return d ? summaryOf(this.ajv, d.meta, value) : undefined;
+    return d ? summaryOf(this.ajv, d.meta, value, related) : undefined;
+  }
+
+  /** The value a kind of service always has for this setting, if any (setting.json "fixed"). */
+  fixedFor(id: string, kind: string): unknown {
+    return this.byId.get(id)?.meta.fixed?.[kind];
   }
 }

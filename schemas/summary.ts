@@ -1,13 +1,29 @@
 import type Ajv from 'ajv';
 import type { SettingMeta, SummaryRule } from './types';
 
-/** The summary label of a stored value: the first rule whose `when` schema matches. */
-export function summaryOf(ajv: Ajv, meta: SettingMeta, value: unknown): SummaryRule | undefined {
-  for (const rule of meta.summary) {
+/**
+ * The summary label of a value: the first rule whose `when` schema matches. Settings that name
+ * `summaryWith` see the other settings' values as "$<id>" properties.
+ */
+export function summaryOf(ajv: Ajv, meta: SettingMeta, value: unknown, related: Record<string, unknown> = {}): SummaryRule | undefined {
+  const subject = value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as object), ...Object.fromEntries(Object.entries(related).map(([k, v]) => [`$${k}`, v])) } : value;
+  for (const [i, rule] of meta.summary.entries()) {
     if (!rule.when) return rule;
-    const key = `summary:${meta.id}:${meta.summary.indexOf(rule)}`;
+    const key = `summary:${meta.id}:${i}`;
     const validate = ajv.getSchema(key) ?? (ajv.addSchema(rule.when, key), ajv.getSchema(key)!);
-    if (validate(value)) return rule;
+    if (validate(subject)) return rule;
   }
   return undefined;
+}
+
+/** The help paragraphs for a kind of service. */
+export function helpFor(meta: SettingMeta, kind: string): string[] {
+  if (!meta.help) return [];
+  if (Array.isArray(meta.help)) return meta.help;
+  return meta.help[kind] ?? meta.help.default ?? [];
+}
+
+/** Fills {name} placeholders from the server's values. */
+export function fillVars(text: string, vars: Record<string, string> = {}): string {
+  return text.replace(/\{([a-z0-9_]+)\}/g, (m, k: string) => vars[k] ?? m);
 }

@@ -31,8 +31,24 @@ export interface SettingMeta {
   /** Toast shown on success. */
   success: string;
   summary: SummaryRule[];
-  /** Help paragraphs under the panel. */
-  help?: string[];
+  /** Help paragraphs under the panel; or by service kind, with "default" for the others. */
+  help?: string[] | Record<string, string[]>;
+  /** A value that is fixed for some kinds (shown, never editable; the server refuses writes with 21207). */
+  fixed?: Record<string, unknown>;
+  /** Other settings whose values the summary rules see, as "$<id>" properties of the value. */
+  summaryWith?: string[];
+  /** Reload this panel when one of these settings is saved on the same page. */
+  reloadOn?: string[];
+  /** Server configuration values the texts may name as {name} (the server sends them as `vars`). */
+  serverVars?: string[];
+  /** A link under the panel that opens a dialog of notes, shown while `when` matches the value. */
+  notes?: { text: string; title: string; paragraphs: string[]; when?: JsonSchema };
+  /** Ask before saving when this field changes (e.g. the destination storage of a migration). */
+  confirmChange?: { field: string; text: string };
+  /** Warnings shown in the dialog while the stored value matches `when` (e.g. an old migration). */
+  warnings?: { when: JsonSchema; text: string }[];
+  /** Facts about the service shown on the panel, e.g. "storage_used". */
+  facts?: ('storage_used')[];
   /** A badge after the title, such as "Beta". */
   badge?: string;
 }
@@ -45,19 +61,32 @@ export interface Fixture {
   errors?: FieldError[];
 }
 
+/** A rule's refusal of a value. */
+export type Refusal = Omit<FieldError, 'message'> & { message?: string };
+
 /** What a context-aware rule may look at besides the payload. */
 export interface RuleContext {
   /** Reads another setting's stored (or default) value of the same bucket. */
   read(settingId: string): Promise<unknown>;
   kind: ServiceKind;
+  /** The service itself. */
+  bucketName: string;
+  /** Another service of the same account, or null when the account has none of that name. */
+  bucket(name: string): Promise<{ kind: ServiceKind } | null>;
 }
 
 /** Logic written once beside a schema and run by both the server and the console. */
 export interface SettingRules {
   /** Derives fields from others (e.g. status from the number of rules). Pure. */
   normalize?(payload: any): any;
-  /** Cross-setting rules; return field errors to refuse the change. */
-  guard?(payload: any, ctx: RuleContext): Promise<FieldError[] | null> | FieldError[] | null;
+  /** Presets the form from the stored value when the dialog opens (console only). Pure. */
+  prepare?(value: any, ctx: { bucketName: string; kind: ServiceKind }): any;
+  /**
+   * Cross-setting rules; return refusals to refuse the change. A refusal names the error code of
+   * the catalogue (src/shared/errors.ts), whose text the registry fills in, or its own message.
+   * rules.ts imports types only, so a declaration folder can be copied anywhere.
+   */
+  guard?(payload: any, ctx: RuleContext): Promise<Refusal[] | null> | Refusal[] | null;
 }
 
 export interface Declaration {

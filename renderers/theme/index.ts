@@ -4,7 +4,7 @@
  */
 import { withTheme } from '@rjsf/core';
 import { customizeValidator } from '@rjsf/validator-ajv8';
-import type { RJSFValidationError } from '@rjsf/utils';
+import type { RJSFValidationError, UiSchema } from '@rjsf/utils';
 import { addVocabulary, AJV_OPTIONS } from '../../schemas/vocabulary';
 import { MISSING_MESSAGE } from '../../schemas/errors';
 import { templates } from './templates';
@@ -17,20 +17,42 @@ export const validator = customizeValidator({
 
 export const ThemedForm = withTheme({ templates, widgets });
 
+/** The UI schema node at a property path such as ".server_push_options.url_patterns.3". */
+function uiAt(uiSchema: UiSchema | undefined, parts: string[]): UiSchema | undefined {
+  let node: any = uiSchema;
+  for (const p of parts) node = /^\d+$/.test(p) ? node?.items : node?.[p];
+  return node;
+}
+
+/**
+ * A list edited as lines shows the errors of its items on itself: "第 4 行：…".
+ */
+function collapseLines(e: RJSFValidationError, uiSchema?: UiSchema): RJSFValidationError {
+  const parts = (e.property ?? '').split('.').filter(Boolean);
+  const last = parts[parts.length - 1];
+  if (!last || !/^\d+$/.test(last)) return e;
+  const listUi = uiAt(uiSchema, parts.slice(0, -1));
+  if (listUi?.['ui:widget'] !== 'lines') return e;
+  const message = `第 ${Number(last) + 1} 行：${e.message}`;
+  return { ...e, property: '.' + parts.slice(0, -1).join('.'), message, stack: message };
+}
+
 /**
  * ajv-errors reports a missing required field on its parent object; move it to the field,
  * and never show ajv's own English text.
  */
-export function transformErrors(errors: RJSFValidationError[]): RJSFValidationError[] {
-  return errors.map((e) => {
-    if (e.name === 'errorMessage') {
-      const inner = (e.params as { errors?: { keyword: string; params: { missingProperty?: string } }[] })?.errors ?? [];
-      if (inner.length && inner.every((i) => i.keyword === 'required')) {
-        const prop = inner[0].params.missingProperty!;
-        return { ...e, property: `${e.property === '.' || !e.property ? '' : e.property}.${prop}` };
-      }
-      return e;
+export function transformErrors(errors: RJSFValidationError[], uiSchema?: UiSchema): RJSFValidationError[] {
+  return errors.filter((e) => e.name !== 'if').map((e) => collapseLines(fix(e), uiSchema));
+}
+
+function fix(e: RJSFValidationError): RJSFValidationError {
+  if (e.name === 'errorMessage') {
+    const inner = (e.params as { errors?: { keyword: string; params: { missingProperty?: string } }[] })?.errors ?? [];
+    if (inner.length && inner.every((i) => i.keyword === 'required')) {
+      const prop = inner[0].params.missingProperty!;
+      return { ...e, property: `${e.property === '.' || !e.property ? '' : e.property}.${prop}` };
     }
-    return { ...e, message: MISSING_MESSAGE, stack: MISSING_MESSAGE };
-  });
+    return e;
+  }
+  return { ...e, message: MISSING_MESSAGE, stack: MISSING_MESSAGE };
 }

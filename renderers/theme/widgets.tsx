@@ -8,10 +8,12 @@
  *   checkboxes  a multiple choice of an array of enums
  *   textarea    free text
  *   lines       an array of strings edited one per line
+ *   bucket      one of the account's services (ui:options kind, pageSize)
  */
 import { Checkbox, HTMLSelect, Intent, NumericInput, Radio, RadioGroup, Switch, TextArea } from '@blueprintjs/core';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { enumOptionsDeselectValue, enumOptionsIsSelected, enumOptionsSelectValue } from '@rjsf/utils';
+import { BucketPickerWidget } from './BucketPicker';
 
 function SwitchWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, label, schema, uiSchema } = props;
@@ -169,4 +171,5 @@ export const widgets: RegistryWidgetsType = {
   updown: NumberWidget,
   UpDownWidget: NumberWidget,
   lines: LinesWidget,
+  bucket: BucketPickerWidget,
 };

@@ -83,6 +83,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', lazy: lazyDefault(() => import(/* webpackChunkName: "dashboard" */ './dashboard/DashboardPage')) },
           { path: 'services/:section', lazy: lazyDefault(() => import(/* webpackChunkName: "service" */ './services/ServiceListPage')) },
           { path: 'services/:name/:tab', lazy: lazyDefault(() => import(/* webpackChunkName: "service" */ './services/ServicePage')) },
+          { path: 'gallery/:id?', lazy: lazyDefault(() => import(/* webpackChunkName: "gallery" */ './gallery/GalleryPage')) },
         ],
       },
       { path: '*', element: <Unknown /> },

@@ -18,6 +18,9 @@ import { registerSessions } from './accounts/session';
 import { accountRoutes } from './accounts/routes';
 import { bucketRoutes } from './buckets/routes';
 import { settingRoutes } from './settings/routes';
+import { schemaRoutes } from './schemas/routes';
+import { collectRoutes } from './openapi/collect';
+import { openapiRoutes } from './openapi/routes';
 import { outboxRoutes, outboxSender, type SmsSender } from './sms/outbox';
 import { toFieldErrors } from '../../schemas/errors';
 import { errorBody, UNKNOWN_ERROR_CODE } from '../shared/errors';
@@ -41,6 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOriginCheck(app);
   registerSessions(app, db);
   registerAccessControl(app);
+  const routeTable = collectRoutes(app); // before any route: the OpenAPI document is built from it
 
   app.setErrorHandler((err: any, req, reply) => {
     if (err instanceof ApiError) return reply.status(err.status).send(err.body());
@@ -53,8 +57,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sms = deps.sms ?? outboxSender(db, app.log, config.logSms);
   accountRoutes(app, db, config, sms);
   bucketRoutes(app, db);
-  settingRoutes(app, db, registry);
+  settingRoutes(app, db, registry, config);
   if (config.smsOutboxApi) outboxRoutes(app, db);
+  schemaRoutes(app, config, registry);
+  openapiRoutes(app, routeTable, registry);
 
   // the console: built assets under /app/, index.html for every client route
   const indexFile = path.join(config.distDir, 'index.html');

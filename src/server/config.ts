@@ -19,8 +19,12 @@ export interface ServerConfig {
   /** Print SMS texts to the log (the outbox table always keeps them). */
   logSms: boolean;
   logLevel: string;
+  /** The beta CNAME a domain must point to for HTTP/3 (shown when turning HTTP/3 on). */
+  http3Cname: string;
   /** Expose the SMS outbox over HTTP for testers (GET /api/dev/sms_outbox/). Never in production. */
   smsOutboxApi: boolean;
+  /** The schema gallery for product owners and testers (GET /api/schemas/gallery/, console /gallery/). Off in production. */
+  schemaGallery: boolean;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -37,5 +41,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logSms: env.LOG_SMS !== '0',
     logLevel: env.LOG_LEVEL ?? 'info',
     smsOutboxApi: env.SMS_OUTBOX_API === '1',
+    schemaGallery: env.SCHEMA_GALLERY !== '0',
+    http3Cname: env.HTTP3_CNAME ?? 'http3-beta.cdn-cname.example.net',
   };
 }

@@ -26,6 +26,15 @@ export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   // 212xx services
   21201: '该设置不适用于此类型的服务',
   21202: '设置项不存在',
+  21203: 'TLS 1.3 功能未开启，请先开启 TLS 1.3 后再选择 TLSv1.3',
+  21204: '当前最低 TLS 版本为 TLSv1.3，请先修改最低 TLS 版本后再关闭 TLS 1.3',
+  21205: 'HTTP/3 基于 TLS 1.3，请先开启 TLS 1.3 后再开启 HTTP/3',
+  21206: '已开启 HTTP/3，请先关闭 HTTP/3 后再关闭 TLS 1.3',
+  21207: '该服务的此项配置固定开启，无需修改',
+  21208: '请先开启 HTTP/2 后再开启 Server Push',
+  21209: '请选择本账号下的云存储空间',
+  21210: '因贵司属于重要客户，为防止误操作，已对相关配置进行锁定保护，如需修改请联系我们。',
+  21211: '已开启 Server Push，请先关闭 Server Push 后再关闭 HTTP/2',
   21905: '服务不存在或无权访问',
   // 22xxx
   22005: '请先完成实名认证',
@@ -56,6 +65,10 @@ export const LOGIN_EXCEPTION_TEXT = '发生了点错误，请稍后再尝试';
 export interface FieldError {
   path: string;
   message: string;
+  /** For refusals by a rule between settings: the error code the server answers with. */
+  code?: number;
+  /** A way out the console offers: open another setting's panel. */
+  link?: { setting: string; text: string };
 }
 
 /** The body of every refused call. */

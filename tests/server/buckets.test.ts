@@ -92,7 +92,7 @@ describe('GET /api/buckets/ paging', () => {
     const res = await demo.get('/api/buckets/?limit=100');
     const body = res.json();
     // 7 kinds × 2 + 10 extra CDN services
-    expect(body.data).toHaveLength(24);
+    expect(body.data).toHaveLength(26);
     expect(new Set(body.data.map((b: any) => b.kind))).toEqual(new Set(['file', 'cdn', 'scdn', 'live', 'websocket', 'overseas', 'fusion']));
     expect(body.pager).toEqual({ since: null, max: null });
   });

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { openDatabase, type DB } from '../../src/server/db';
 import { buildApp } from '../../src/server/app';
-import { configFromEnv } from '../../src/server/config';
+import { configFromEnv, type ServerConfig } from '../../src/server/config';
 import { seedDemo } from '../../src/server/seed/demo';
 import { loadRegistry } from '../../schemas/load';
 import type { SettingRegistry } from '../../schemas/registry';
@@ -38,13 +38,13 @@ async function freshPostgres(url: string): Promise<{ url: string; drop: () => Pr
   };
 }
 
-export async function startTestServer(opts: { registry?: SettingRegistry; seed?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { registry?: SettingRegistry; seed?: boolean; config?: Partial<ServerConfig> } = {}): Promise<TestServer> {
   const base = process.env.DATABASE_URL;
   const pg = base ? await freshPostgres(base) : null;
   const db = await openDatabase({ databaseUrl: pg?.url, dataDir: 'memory://' });
   if (opts.seed !== false) await seedDemo(db);
   const registry = opts.registry ?? loadRegistry();
-  const config = { ...configFromEnv({}), databaseUrl: pg?.url, dataDir: 'memory://', distDir: '/nonexistent', logSms: false };
+  const config = { ...configFromEnv({}), databaseUrl: pg?.url, dataDir: 'memory://', distDir: '/nonexistent', logSms: false, ...opts.config };
   const app = await buildApp({ db, config, registry, logger: false });
   await app.ready();
   return {

@@ -1,5 +1,5 @@
 /**
- * "Adding a fourth setting is one new folder": a copy of schemas/settings plus an `hsts` folder
+ * "Adding a fourth setting is one new folder": a copy of schemas/settings plus a `probe_hsts` folder
  * is found by the loader, passes every check, and is served by the API with no code change.
  */
 import fs from 'node:fs';
@@ -17,11 +17,11 @@ const EXTRA = '包含不支持的配置项';
 
 const HSTS = {
   'setting.json': {
-    id: 'hsts',
-    title: 'HSTS',
+    id: 'probe_hsts',
+    title: 'HSTS（样例）',
     kinds: ['cdn'],
     tab: 'https',
-    order: 30,
+    order: 999,
     panel: 'dialog',
     dialogTitle: 'HSTS 配置',
     success: '配置成功',
@@ -89,7 +89,7 @@ beforeAll(async () => {
   settingsDir = path.join(tmpRoot, 'settings');
   fs.cpSync(DEFAULT_SETTINGS_DIR, settingsDir, { recursive: true });
   for (const [rel, content] of Object.entries(HSTS)) {
-    const file = path.join(settingsDir, 'hsts', rel);
+    const file = path.join(settingsDir, 'probe_hsts', rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify(content, null, 2) + '\n');
   }
@@ -107,20 +107,21 @@ describe('a new setting folder', () => {
   it('is found by the loader beside the existing ones', () => {
     const existing = loadDeclarations().map((d) => d.meta.id);
     const ids = loadDeclarations(settingsDir).map((d) => d.meta.id);
-    expect(ids).toEqual([...existing, 'hsts'].sort());
-    const d = registry.get('hsts');
+    expect(ids).toEqual([...existing, 'probe_hsts'].sort((a, b) => a.localeCompare(b)));
+    const d = registry.get('probe_hsts');
     expect(d).toBeDefined();
-    expect(d!.meta).toMatchObject({ id: 'hsts', kinds: ['cdn'], tab: 'https', panel: 'dialog', success: '配置成功' });
-    expect(d!.dir).toBe(path.join(settingsDir, 'hsts'));
+    expect(d!.meta).toMatchObject({ id: 'probe_hsts', kinds: ['cdn'], tab: 'https', panel: 'dialog', success: '配置成功' });
+    expect(d!.dir).toBe(path.join(settingsDir, 'probe_hsts'));
     expect(d!.fixtures!.valid).toHaveLength(2);
     expect(d!.fixtures!.invalid).toHaveLength(4);
     // the real folder is untouched
-    expect(loadRegistry().get('hsts')).toBeUndefined();
+    expect(loadRegistry().get('probe_hsts')).toBeUndefined();
   });
 
   it('shows on the HTTPS tab of CDN services only, after TLS 1.3', () => {
-    expect(registry.forTab('cdn', 'https').map((d) => d.meta.id)).toEqual(['tls13', 'hsts']);
-    expect(registry.forTab('file', 'https').map((d) => d.meta.id)).toEqual(['tls13']);
+    const real = loadRegistry();
+    expect(registry.forTab('cdn', 'https').map((d) => d.meta.id)).toEqual([...real.forTab('cdn', 'https').map((d) => d.meta.id), 'probe_hsts']);
+    expect(registry.forTab('file', 'https').map((d) => d.meta.id)).toEqual(real.forTab('file', 'https').map((d) => d.meta.id));
   });
 
   it('passes every check of the schema CLI', () => {
@@ -129,19 +130,19 @@ describe('a new setting folder', () => {
 
   it('would be caught by the checks if a fixture lied', () => {
     const declarations = loadDeclarations(settingsDir);
-    const hsts = declarations.find((d) => d.meta.id === 'hsts')!;
+    const hsts = declarations.find((d) => d.meta.id === 'probe_hsts')!;
     hsts.fixtures!.invalid[0] = { ...hsts.fixtures!.invalid[0], errors: [{ path: '/max_age', message: '错误的提示' }] };
     const failures = checkAll(declarations);
     expect(failures.length).toBeGreaterThan(0);
-    expect(failures.every((f) => f.file.startsWith(path.join(settingsDir, 'hsts')))).toBe(true);
+    expect(failures.every((f) => f.file.startsWith(path.join(settingsDir, 'probe_hsts')))).toBe(true);
   });
 
   it('validates with its own messages and defaults', () => {
-    expect(registry.check('hsts', { max_age: 3600 })).toEqual([]);
-    expect(registry.check('hsts', { max_age: 31536001 })).toEqual([{ path: '/max_age', message: MAX_AGE_RANGE }]);
-    expect(registry.defaults('hsts')).toEqual({ max_age: 0 });
-    expect(registry.summary('hsts', { max_age: 0 })?.label).toBe('未开启');
-    expect(registry.summary('hsts', { max_age: 600 })?.label).toBe('已开启');
+    expect(registry.check('probe_hsts', { max_age: 3600 })).toEqual([]);
+    expect(registry.check('probe_hsts', { max_age: 31536001 })).toEqual([{ path: '/max_age', message: MAX_AGE_RANGE }]);
+    expect(registry.defaults('probe_hsts')).toEqual({ max_age: 0 });
+    expect(registry.summary('probe_hsts', { max_age: 0 })?.label).toBe('未开启');
+    expect(registry.summary('probe_hsts', { max_age: 600 })?.label).toBe('已开启');
   });
 });
 
@@ -150,30 +151,30 @@ describe('the API serves the new setting with no code change', () => {
     const c = await new Client(s.app).signIn('demo');
     const res = await c.get('/api/settings/');
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toContainEqual({ id: 'hsts', title: 'HSTS', kinds: ['cdn'], tab: 'https' });
+    expect(res.json().data).toContainEqual({ id: 'probe_hsts', title: 'HSTS（样例）', kinds: ['cdn'], tab: 'https' });
   });
 
   it('reads the defaults before anything is saved', async () => {
     const c = await new Client(s.app).signIn('demo');
-    const res = await c.get('/api/settings/hsts/?bucket_name=demo-www');
+    const res = await c.get('/api/settings/probe_hsts/?bucket_name=demo-www');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ result: true, error_code: 0, data: { max_age: 0 }, summary: '未开启' });
+    expect(res.json()).toEqual({ result: true, error_code: 0, data: { max_age: 0 }, summary: '未开启', fixed: false });
   });
 
   it('accepts a valid payload on a CDN service and stores it', async () => {
     const c = await new Client(s.app).signIn('demo');
-    const res = await c.post('/api/settings/hsts/', { bucket_name: 'demo-www', max_age: 31536000 });
+    const res = await c.post('/api/settings/probe_hsts/', { bucket_name: 'demo-www', max_age: 31536000 });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ result: true, error_code: 0, data: { max_age: 31536000 }, summary: '已开启' });
-    const again = await c.get('/api/settings/hsts/?bucket_name=demo-www');
+    const again = await c.get('/api/settings/probe_hsts/?bucket_name=demo-www');
     expect(again.json().data).toEqual({ max_age: 31536000 });
-    const log = await s.db.selectFrom('operation_logs').select(['action', 'target']).where('target', '=', 'demo-www/hsts').execute();
-    expect(log).toEqual([{ action: 'setting.update', target: 'demo-www/hsts' }]);
+    const log = await s.db.selectFrom('operation_logs').select(['action', 'target']).where('target', '=', 'demo-www/probe_hsts').execute();
+    expect(log).toEqual([{ action: 'setting.update', target: 'demo-www/probe_hsts' }]);
   });
 
   it('refuses an invalid payload with the Chinese message at its path and keeps the stored value', async () => {
     const c = await new Client(s.app).signIn('demo');
-    const res = await c.post('/api/settings/hsts/', { bucket_name: 'demo-www', max_age: 31536001 });
+    const res = await c.post('/api/settings/probe_hsts/', { bucket_name: 'demo-www', max_age: 31536001 });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       result: false,
@@ -181,21 +182,21 @@ describe('the API serves the new setting with no code change', () => {
       message: '提交的数据不符合要求，请检查后重试',
       errors: [{ path: '/max_age', message: MAX_AGE_RANGE }],
     });
-    const missing = await c.post('/api/settings/hsts/', { bucket_name: 'demo-www' });
+    const missing = await c.post('/api/settings/probe_hsts/', { bucket_name: 'demo-www' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toEqual([{ path: '/max_age', message: MAX_AGE_REQUIRED }]);
-    const text = await c.post('/api/settings/hsts/', { bucket_name: 'demo-www', max_age: '3600' });
+    const text = await c.post('/api/settings/probe_hsts/', { bucket_name: 'demo-www', max_age: '3600' });
     expect(text.statusCode).toBe(400);
     expect(text.json().errors).toEqual([{ path: '/max_age', message: MAX_AGE_TYPE }]);
-    expect((await c.get('/api/settings/hsts/?bucket_name=demo-www')).json().data).toEqual({ max_age: 31536000 });
+    expect((await c.get('/api/settings/probe_hsts/?bucket_name=demo-www')).json().data).toEqual({ max_age: 31536000 });
   });
 
   it('refuses it on a file service with 21201', async () => {
     const c = await new Client(s.app).signIn('demo');
-    const write = await c.post('/api/settings/hsts/', { bucket_name: 'demo-assets', max_age: 3600 });
+    const write = await c.post('/api/settings/probe_hsts/', { bucket_name: 'demo-assets', max_age: 3600 });
     expect(write.statusCode).toBe(400);
     expect(write.json()).toEqual({ result: false, error_code: 21201, message: '该设置不适用于此类型的服务' });
-    const read = await c.get('/api/settings/hsts/?bucket_name=demo-assets');
+    const read = await c.get('/api/settings/probe_hsts/?bucket_name=demo-assets');
     expect(read.statusCode).toBe(400);
     expect(read.json().error_code).toBe(21201);
   });

@@ -18,6 +18,7 @@ describe('settings API', () => {
       error_code: 0,
       data: { status: 'enable', gzip: { disable: false, level: 1 }, br: { disable: false, level: 1 } },
       summary: 'Gzip 和 Brotli 已开启',
+      fixed: false,
     });
   });
 

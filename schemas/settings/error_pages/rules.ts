@@ -1,5 +1,4 @@
-import type { SettingRules } from '../../types';
-import type { FieldError } from '../../../src/shared/errors';
+import type { Refusal, SettingRules } from '../../types';
 
 interface ErrorPages {
   options: { code: number[]; url: string }[];
@@ -12,9 +11,9 @@ const rules: SettingRules = {
     return { ...value, status: value.options.length > 0 ? 'enable' : 'disable' };
   },
   /** A status code may be answered by one rule only. */
-  guard(value: ErrorPages): FieldError[] | null {
+  guard(value: ErrorPages): Refusal[] | null {
     const seen = new Map<number, number>();
-    const errors: FieldError[] = [];
+    const errors: Refusal[] = [];
     value.options.forEach((rule, i) => {
       for (const code of rule.code) {
         if (seen.has(code)) errors.push({ path: `/options/${i}/code`, message: `状态码 ${code} 已在第 ${seen.get(code)! + 1} 条规则中配置` });

@@ -5,11 +5,13 @@
  */
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { Callout, H3, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
-import { businessTypeAtom } from '../state';
+import { businessTypeAtom, sessionAtom } from '../state';
+import { errorText } from '../../shared/errors';
+import { formatSize } from '../../shared/format';
 import { KINDS, parseTab, tabName, tabsFor, TAB_LABELS } from '../../shared/services';
 import type { BucketInfo } from '../../shared/buckets';
 import { registry } from '../../../renderers/declarations';
@@ -17,11 +19,15 @@ import { SettingPanel } from '../../../renderers/SettingPanel';
 import { settingIO } from './settingIO';
 
 export const KIND_MISMATCH_TEXT = '服务类型不匹配';
+/** Overseas services that are not ready (spec 000 §2.11). */
+const OVERSEAS_NOT_READY: Record<string, string> = { PENDING: '服务待验证中', DEPLOYING: '服务部署中' };
 
 export default function ServicePage() {
   const { name = '', tab = '' } = useParams();
   const navigate = useNavigate();
   const setBusinessType = useSetAtom(businessTypeAtom);
+  const session = useAtomValue(sessionAtom);
+  const locked = session.status === 'signedIn' && session.user.custom_prohibit_configuration ? errorText(21210) : undefined;
   const [bucket, setBucket] = useState<BucketInfo | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const parsed = parseTab(tab);
@@ -48,18 +54,23 @@ export default function ServicePage() {
   }, [name]);
 
   const mismatch = Boolean(bucket && parsed && !parsed.kinds.includes(bucket.kind));
+  const notReady = bucket?.kind === 'overseas' ? OVERSEAS_NOT_READY[bucket.status] : undefined;
   useEffect(() => {
     if (bucket && !mismatch) setBusinessType(bucket.kind);
     if (bucket && mismatch && parsed) {
       notify(KIND_MISMATCH_TEXT, 'danger');
       navigate(`/services/${KINDS[parsed.kinds[0]].section}/`, { replace: true });
+    } else if (notReady) {
+      notify(notReady, 'danger');
+      navigate('/services/overseas/', { replace: true });
     }
-  }, [bucket, mismatch, parsed, navigate, setBusinessType]);
+  }, [bucket, mismatch, parsed, notReady, navigate, setBusinessType]);
 
   if (failure) return <Callout intent="danger">{failure}</Callout>;
   if (!bucket) return <Spinner />;
   const kind = KINDS[bucket.kind];
   const tabs = tabsFor(bucket.kind, bucket.bucket_id);
+  if (notReady) return null;
   if (!parsed || mismatch) {
     if (!parsed) return <Navigate to={`/services/${name}/${tabName(bucket.kind, tabs[0])}/`} replace />;
     return null;
@@ -93,7 +104,18 @@ export default function ServicePage() {
         {panels.length === 0 ? (
           <NonIdealState icon="wrench" title={`${TAB_LABELS[parsed.family]}配置即将开放`} description="该标签页的配置项正在建设中。" />
         ) : (
-          panels.map((d) => <SettingPanel key={`${name}-${d.meta.id}`} declaration={d} registry={registry} bucketName={bucket.bucket_name} kind={bucket.kind} io={settingIO} />)
+          panels.map((d) => (
+            <SettingPanel
+              key={`${name}-${d.meta.id}`}
+              declaration={d}
+              registry={registry}
+              bucketName={bucket.bucket_name}
+              kind={bucket.kind}
+              io={settingIO}
+              locked={locked}
+              facts={{ storage_used: formatSize(bucket.storage.used) }}
+            />
+          ))
         )}
       </div>
     </div>

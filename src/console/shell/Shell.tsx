@@ -4,7 +4,9 @@ import { NavLink, Outlet } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
 import { businessTypeAtom, sessionAtom } from '../state';
-import { PRODUCT_MENU, sectionTitle } from './menu';
+import { GALLERY_MENU, PRODUCT_MENU, sectionTitle } from './menu';
+import { useGalleryAvailable } from '../gallery/available';
+import { ServiceSearch } from './ServiceSearch';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 
@@ -14,6 +16,7 @@ export default function Shell() {
   const session = useAtomValue(sessionAtom);
   const businessType = useAtomValue(businessTypeAtom);
   const user = session.status === 'signedIn' ? session.user : null;
+  const galleryAvailable = useGalleryAvailable(user);
   return (
     <BlueprintProvider>
     <div className="shell">
@@ -24,6 +27,12 @@ export default function Shell() {
           </NavbarHeading>
           <NavbarDivider />
           <span className="section-title">{sectionTitle(businessType)}</span>
+          {user && !user.child && (
+            <>
+              <NavbarDivider />
+              <ServiceSearch />
+            </>
+          )}
         </NavbarGroup>
         <NavbarGroup align={Alignment.END}>
           <Popover
@@ -56,6 +65,11 @@ export default function Shell() {
                   {m.label}
                 </li>
               ),
+            )}
+            {galleryAvailable && (
+              <li className="menu-gallery">
+                <NavLink to={GALLERY_MENU.path}>{GALLERY_MENU.label}</NavLink>
+              </li>
             )}
           </ul>
         </nav>

@@ -25,6 +25,9 @@ export const PRODUCT_MENU: MenuEntry[] = [
   { label: 'DDoS 高防 IP' },
 ];
 
+/** For product owners and testers, main accounts only, when the server offers it (src/console/gallery/). */
+export const GALLERY_MENU = { label: '设置样例库', path: '/gallery/' } satisfies MenuEntry;
+
 /** Section title by business type (spec 000 §4). */
 export function sectionTitle(businessType: string | null): string {
   switch (businessType) {

@@ -19,6 +19,8 @@ export interface SessionUser {
   two_step: boolean;
   parent_id: number | null;
   permissions: string[];
+  custom_prohibit_configuration: boolean;
+  overseas_acceleration_switch: boolean;
   /** The main account whose services this user works on. */
   account_id: number;
   session_id: string;
@@ -39,6 +41,11 @@ export function registerSessions(app: FastifyInstance, db: DB): void {
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .select(['u.id', 'u.username', 'u.email', 'u.mobile', 'u.status', 'u.verify_status', 'u.two_step', 'u.parent_id', 'u.permissions', 's.id as session_id'])
+      .select((eb) => [
+        // a sub-account shares its main account's lock and switches
+        eb.fn.coalesce(eb.selectFrom('users as p').select('p.custom_prohibit_configuration').whereRef('p.id', '=', 'u.parent_id'), 'u.custom_prohibit_configuration').as('custom_prohibit_configuration'),
+        eb.fn.coalesce(eb.selectFrom('users as p').select('p.overseas_acceleration_switch').whereRef('p.id', '=', 'u.parent_id'), 'u.overseas_acceleration_switch').as('overseas_acceleration_switch'),
+      ])
       .where('s.id', '=', sid)
       .where('s.expires_at', '>', new Date())
       .executeTakeFirst();

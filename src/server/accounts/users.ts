@@ -4,7 +4,9 @@ import type { DB } from '../db';
 import type { SessionUser } from './session';
 
 /** The user object of spec 000 §3 as the console receives it. */
-export function publicUser(u: Pick<SessionUser, 'id' | 'username' | 'email' | 'mobile' | 'status' | 'verify_status' | 'two_step' | 'parent_id' | 'permissions'>): CurrentUser {
+export function publicUser(
+  u: Pick<SessionUser, 'id' | 'username' | 'email' | 'mobile' | 'status' | 'verify_status' | 'two_step' | 'parent_id' | 'permissions' | 'custom_prohibit_configuration' | 'overseas_acceleration_switch'>,
+): CurrentUser {
   return {
     user_id: u.id,
     username: u.username,
@@ -14,8 +16,8 @@ export function publicUser(u: Pick<SessionUser, 'id' | 'username' | 'email' | 'm
     verify_status: u.verify_status as CurrentUser['verify_status'],
     two_step: u.two_step,
     ...(u.parent_id !== null ? { child: { permissions: u.permissions } } : {}),
-    overseas_acceleration_switch: false,
-    custom_prohibit_configuration: false,
+    overseas_acceleration_switch: Boolean(u.overseas_acceleration_switch),
+    custom_prohibit_configuration: Boolean(u.custom_prohibit_configuration),
     account_status: u.status === 'normal' ? 'NORMAL' : u.status.toUpperCase(),
   };
 }

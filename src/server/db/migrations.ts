@@ -108,6 +108,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('operation_logs_account_time').on('operation_logs').columns(['account_id', 'created_at']).execute();
     },
   },
+  '0002_key_customers': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('users')
+        .addColumn('custom_prohibit_configuration', 'boolean', (c) => c.notNull().defaultTo(false))
+        .execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('overseas_acceleration_switch', 'boolean', (c) => c.notNull().defaultTo(false))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -19,6 +19,9 @@ export interface UsersTable {
   money: ColumnType<string, string | number | undefined, string | number>;
   actual_charge: ColumnType<string, string | number | undefined, string | number>;
   resource_flow_remain: ColumnType<number, number | undefined, number>;
+  /** key customer: configuration locked (spec 000 §5) */
+  custom_prohibit_configuration: Generated<boolean>;
+  overseas_acceleration_switch: Generated<boolean>;
   created_at: Timestamp;
 }
 

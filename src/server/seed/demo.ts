@@ -61,6 +61,20 @@ export async function seedDemo(db: DB): Promise<boolean> {
     const b = await db.insertInto('buckets').values({ name, owner_id: demo.id, kind: 'cdn', remark: `活动页面 ${i}` }).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('bucket_domains').values({ bucket_id: b.id, domain: `act${i}.demo-example.com`, cname: `${name}.cdn-cname.example.net` }).execute();
   }
+  // demokey: a key customer whose configuration is locked (spec 000 §5)
+  const key = await db
+    .insertInto('users')
+    .values({ username: 'demokey', email: 'demokey@example.com', mobile: '13700137000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', money: '52000.00', actual_charge: '50000.00', custom_prohibit_configuration: true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const [name, kind, remark] of [['key-www', 'cdn', '重要客户官网'], ['key-assets', 'file', '重要客户静态资源'], ['key-shop', 'scdn', '重要客户商城']] as const) {
+    const b = await db.insertInto('buckets').values({ name, owner_id: key.id, kind, remark }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('bucket_domains').values({ bucket_id: b.id, domain: `${name.replace(/^key-/, '')}.key-example.com`, cname: `${name}.cdn-cname.example.net` }).execute();
+  }
+  // overseas services that are not ready yet (spec 000 §2.11)
+  for (const [name, status, remark] of [['demo-sg', 'PENDING', '新加坡站点（待验证）'], ['demo-us', 'DEPLOYING', '美国站点（部署中）']] as const) {
+    await db.insertInto('buckets').values({ name, owner_id: demo.id, kind: 'overseas', remark, status }).execute();
+  }
   // demo2fa owns one service, so isolation between accounts can be seen
   const other = await db.insertInto('buckets').values({ name: 'secure-www', owner_id: twofa.id, kind: 'cdn', remark: '另一账号的服务' }).returning('id').executeTakeFirstOrThrow();
   await db.insertInto('bucket_domains').values({ bucket_id: other.id, domain: 'www.secure-example.com', cname: 'secure-www.cdn-cname.example.net' }).execute();

@@ -3,26 +3,68 @@
  * schema, the rules and the service kinds it applies to, so a new folder under schemas/settings
  * needs no code here.
  *
- *   GET  /api/settings/{id}/?bucket_name=…   → data: the value (stored, or the schema defaults), summary
+ *   GET  /api/settings/{id}/?bucket_name=…   → data: the value (stored, fixed, or the schema defaults),
+ *                                              summary, vars (server values the texts name), fixed
  *   POST /api/settings/{id}/  { bucket_name, …payload } → data: the stored value
+ *
+ * A write is refused for key customers (21210), for a kind whose value is fixed (21207), when the
+ * schema refuses it (20001 with the field errors) and when a rule between settings refuses it (its code).
  */
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
+import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
+import type { RuleContext } from '../../../schemas/types';
 import type { ServiceKind } from '../../shared/services';
+import type { SessionUser } from '../accounts/session';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok } from '../http/envelope';
-import { bucketForUser } from '../buckets/repo';
+import { bucketForUser, type BucketRow } from '../buckets/repo';
 import { readSetting, writeSetting } from './repo';
 
 const bucketNameProp = { type: 'string', minLength: 1, errorMessage: { type: '请填写服务名称', minLength: '请填写服务名称' } };
 
-export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry): void {
+/** The configuration lock of key customers (spec 000 §5, spec 002 §6). */
+export function assertNotLocked(user: SessionUser): void {
+  if (user.custom_prohibit_configuration) throw new ApiError(21210, 403);
+}
+
+export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry, config: ServerConfig): void {
+  const serverVars: Record<string, string> = { http3_cname: config.http3Cname };
+
   function declarationOf(id: string, kind: string) {
     const d = registry.get(id);
     if (!d) throw new ApiError(21202, 404);
     if (!d.meta.kinds.includes(kind as ServiceKind)) throw new ApiError(21201, 400);
     return d;
+  }
+
+  async function valueOf(bucket: BucketRow, id: string): Promise<unknown> {
+    const fixed = registry.fixedFor(id, bucket.kind);
+    return fixed !== undefined ? fixed : readSetting(db, registry, bucket.id, id);
+  }
+
+  function contextFor(user: SessionUser, bucket: BucketRow): RuleContext {
+    return {
+      kind: bucket.kind as ServiceKind,
+      bucketName: bucket.name,
+      read: (other) => valueOf(bucket, other),
+      bucket: async (name) => {
+        const b = await db.selectFrom('buckets').select(['kind', 'owner_id']).where('name', '=', name).executeTakeFirst();
+        return b && b.owner_id === user.account_id ? { kind: b.kind as ServiceKind } : null;
+      },
+    };
+  }
+
+  async function summaryOf(bucket: BucketRow, id: string, value: unknown): Promise<string | null> {
+    const related: Record<string, unknown> = {};
+    for (const other of registry.get(id)?.meta.summaryWith ?? []) related[other] = await valueOf(bucket, other);
+    return registry.summary(id, value, related)?.label ?? null;
+  }
+
+  function varsOf(id: string): Record<string, string> | undefined {
+    const names = registry.get(id)?.meta.serverVars;
+    return names?.length ? Object.fromEntries(names.map((n) => [n, serverVars[n] ?? ''])) : undefined;
   }
 
   app.get<{ Params: { id: string }; Querystring: { bucket_name: string } }>(
@@ -34,11 +76,17 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
       },
     },
     async (req) => {
-      if (!registry.get(req.params.id)) throw new ApiError(21202, 404);
+      const id = req.params.id;
+      if (!registry.get(id)) throw new ApiError(21202, 404);
       const bucket = await bucketForUser(db, req.user!, req.query.bucket_name);
-      declarationOf(req.params.id, bucket.kind);
-      const value = await readSetting(db, registry, bucket.id, req.params.id);
-      return ok(value, { summary: registry.summary(req.params.id, value)?.label ?? null });
+      declarationOf(id, bucket.kind);
+      const value = await valueOf(bucket, id);
+      const vars = varsOf(id);
+      return ok(value, {
+        summary: await summaryOf(bucket, id, value),
+        fixed: registry.fixedFor(id, bucket.kind) !== undefined,
+        ...(vars ? { vars } : {}),
+      });
     },
   );
 
@@ -56,12 +104,11 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
       const user = req.user!;
       const bucket = await bucketForUser(db, user, req.body.bucket_name);
       declarationOf(id, bucket.kind);
+      assertNotLocked(user);
+      if (registry.fixedFor(id, bucket.kind) !== undefined) throw new ApiError(21207, 400);
       const { bucket_name: _omit, ...payload } = req.body;
-      const result = await registry.validate(id, payload, {
-        kind: bucket.kind as ServiceKind,
-        read: (other) => readSetting(db, registry, bucket.id, other),
-      });
-      if (!result.ok) throw new ApiError(VALIDATION_ERROR, 400, result.errors);
+      const result = await registry.validate(id, payload, contextFor(user, bucket));
+      if (!result.ok) throw new ApiError(result.errors.find((e) => e.code)?.code ?? VALIDATION_ERROR, 400, result.errors);
       await db.transaction().execute(async (trx) => {
         await writeSetting(trx, bucket.id, id, result.value, user.id);
         await trx
@@ -69,7 +116,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
           .values({ account_id: user.account_id, user_id: user.id, action: 'setting.update', target: `${bucket.name}/${id}`, detail: JSON.stringify({ value: result.value }), ip: req.ip })
           .execute();
       });
-      return ok(result.value, { summary: registry.summary(id, result.value)?.label ?? null });
+      return ok(result.value, { summary: await summaryOf(bucket, id, result.value) });
     },
   );
 

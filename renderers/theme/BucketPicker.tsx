@@ -1,0 +1,60 @@
+/**
+ * Picks one of the account's services of a kind (ui:options kind, pageSize): a search box, a list
+ * of names and previous/next cursor arrows. The data comes from formContext.io.buckets, which the
+ * console supplies (the engine itself never talks to the server).
+ */
+import { useEffect, useState } from 'react';
+import { Button, ButtonGroup, InputGroup, Menu, MenuItem, NonIdealState, Spinner } from '@blueprintjs/core';
+import type { WidgetProps } from '@rjsf/utils';
+import type { BucketPage, SettingIO } from '../SettingPanel';
+
+export function BucketPickerWidget(props: WidgetProps) {
+  const { id, value, onChange, options, disabled, readonly, registry } = props;
+  const io = (registry.formContext as { io?: SettingIO } | undefined)?.io;
+  const kind = (options.kind as string) ?? 'file';
+  const limit = (options.pageSize as number) ?? 5;
+  const [search, setSearch] = useState('');
+  const [term, setTerm] = useState('');
+  const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
+  const [page, setPage] = useState<BucketPage | null>(null);
+
+  useEffect(() => {
+    const t = setTimeout(() => {
+      setTerm(search.trim());
+      setCursor({});
+    }, 500);
+    return () => clearTimeout(t);
+  }, [search]);
+
+  useEffect(() => {
+    if (!io) return;
+    let live = true;
+    setPage(null);
+    io.buckets(kind, term, cursor, limit).then((p) => live && setPage(p), () => live && setPage({ names: [], since: null, max: null }));
+    return () => {
+      live = false;
+    };
+  }, [io, kind, term, cursor, limit]);
+
+  return (
+    <div id={id} className="bucket-picker">
+      <div className="bucket-picker-chosen">{value ? `已选择：${value}` : '未选择服务'}</div>
+      <InputGroup leftIcon="search" placeholder="请输入服务名称" value={search} onChange={(e) => setSearch(e.target.value)} disabled={disabled || readonly} />
+      {page === null ? (
+        <Spinner size={20} />
+      ) : page.names.length === 0 ? (
+        <NonIdealState className="bucket-picker-empty" description="没有找到匹配的服务" />
+      ) : (
+        <Menu className="bucket-picker-list">
+          {page.names.map((n) => (
+            <MenuItem key={n} text={n} active={n === value} disabled={disabled || readonly} onClick={() => onChange(n)} roleStructure="listoption" selected={n === value} />
+          ))}
+        </Menu>
+      )}
+      <ButtonGroup className="bucket-picker-pager">
+        <Button icon="chevron-left" size="small" aria-label="上一页" disabled={!page || page.since === null} onClick={() => setCursor({ since: page!.since! })} />
+        <Button icon="chevron-right" size="small" aria-label="下一页" disabled={!page || page.max === null} onClick={() => setCursor({ max: page!.max! })} />
+      </ButtonGroup>
+    </div>
+  );
+}

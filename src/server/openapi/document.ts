@@ -1,0 +1,285 @@
+/**
+ * The OpenAPI 3.1 document of the server, generated from its own route table (./collect.ts) and the
+ * setting registry: nothing here lists the routes by hand, so a new route or a new settings folder
+ * shows up by itself.
+ *
+ *  - `:param` becomes `{param}`; query parameters and request bodies are the schemas Fastify
+ *    validates with;
+ *  - the two generic settings routes (GET/POST /api/settings/:id/) are also expanded into one path
+ *    per declaration, `/api/settings/<id>/`, whose POST body is the declaration's schema.json with
+ *    bucket_name added;
+ *  - keywords OpenAPI does not know are kept as extensions: `errorMessage` (the Chinese messages)
+ *    becomes `x-errorMessage`, the project's `notAllDigits`, `regexp`, `uniqueLines` become
+ *    `x-notAllDigits`, `x-regexp`, `x-uniqueLines`;
+ *  - every operation has the envelope responses and an `x-access` extension (public, user, parent);
+ *    user and parent operations need the `sid` session cookie.
+ */
+import type { SettingRegistry } from '../../../schemas/registry';
+import type { Declaration, JsonSchema } from '../../../schemas/types';
+import { PROJECT_KEYWORDS } from '../../../schemas/vocabulary';
+import { errorText } from '../../shared/errors';
+import { SESSION_COOKIE } from '../accounts/session';
+import { documentedRoutes, pathParams, toOpenApiPath, type CollectedRoute } from './collect';
+import { ROUTE_NOTES, tagOf, TAGS } from './notes';
+
+/** The generic route of every declared setting (src/server/settings/routes.ts). */
+export const SETTINGS_ROUTE = '/api/settings/:id/';
+
+export type OpenApiDocument = Record<string, any> & { paths: Record<string, Record<string, any>> };
+
+export const ACCESS_TEXT: Record<string, string> = {
+  public: '公开（无需登录）',
+  user: '已登录用户（主账号与子账号）',
+  parent: '仅主账号',
+};
+
+/** Schema positions whose value is one schema. */
+const SUB_SCHEMA = new Set(['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'contentSchema']);
+/** Schema positions whose value is a list of schemas. */
+const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Schema positions whose value maps names to schemas. */
+const SCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords of the project's ajv that are not JSON Schema: kept as x- extensions. */
+const RENAMED: Record<string, string> = Object.fromEntries(
+  ['errorMessage', ...PROJECT_KEYWORDS].filter((k) => !k.startsWith('x-')).map((k) => [k, `x-${k}`]),
+);
+
+/** A copy of a JSON Schema that OpenAPI 3.1 accepts: ajv-only keywords renamed to x- extensions. */
+export function toOpenApiSchema(schema: unknown): any {
+  if (Array.isArray(schema)) return schema.map(toOpenApiSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    if (key === '$data') continue;
+    if (RENAMED[key]) out[RENAMED[key]] = value;
+    else if (SUB_SCHEMA.has(key)) out[key] = typeof value === 'object' ? toOpenApiSchema(value) : value;
+    else if (SCHEMA_LIST.has(key) && Array.isArray(value)) out[key] = value.map(toOpenApiSchema);
+    else if (SCHEMA_MAP.has(key) && value && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, toOpenApiSchema(v)]));
+    } else if (key === 'items' && Array.isArray(value)) out[key] = value.map(toOpenApiSchema);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** A setting's schema with bucket_name added: the body of POST /api/settings/<id>/. */
+export function settingBodySchema(d: Declaration, bucketNameSchema: JsonSchema): any {
+  const schema = toOpenApiSchema(d.schema);
+  return {
+    ...schema,
+    required: ['bucket_name', ...((schema.required as string[] | undefined) ?? []).filter((r) => r !== 'bucket_name')],
+    properties: { bucket_name: { title: '服务名称', ...toOpenApiSchema(bucketNameSchema) }, ...(schema.properties ?? {}) },
+  };
+}
+
+function json(schema: unknown) {
+  return { 'application/json': { schema } };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function failure(description: string) {
+  return { description, content: json(ref('Failure')) };
+}
+
+/** The responses of an operation: success, refusal, and the access failures of its level. */
+function responses(route: CollectedRoute, success: unknown, extra: Record<number, string> = {}) {
+  const out: Record<string, unknown> = {
+    '200': { description: '成功（result 为 true，error_code 为 0）', content: json(success) },
+    '400': failure(`请求被拒绝：数据不符合要求时为 20001（${errorText(20001)}），errors 列出各字段的中文错误信息；其他原因见 error_code 与 message`),
+  };
+  if (route.access && route.access !== 'public') {
+    out['401'] = failure(`未登录或登录已失效：21110（${errorText(21110)}）`);
+    out['403'] = failure(
+      route.access === 'parent' ? `账号已冻结：21104；子账号调用：21111（${errorText(21111)}）` : `账号已冻结：21104（${errorText(21104)}）`,
+    );
+  }
+  for (const [status, text] of Object.entries(extra)) out[status] = failure(text);
+  return out;
+}
+
+function queryParameters(schema: JsonSchema | undefined) {
+  if (!schema) return [];
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    ...(typeof s.description === 'string' ? { description: s.description } : typeof s.title === 'string' ? { description: s.title } : {}),
+    schema: toOpenApiSchema(s),
+  }));
+}
+
+function pathParameters(route: CollectedRoute, override: Record<string, JsonSchema> = {}) {
+  const props = (route.params?.properties ?? {}) as Record<string, JsonSchema>;
+  return pathParams(route.url).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: toOpenApiSchema(override[name] ?? props[name] ?? { type: 'string' }),
+  }));
+}
+
+function operationId(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
+
+function baseOperation(route: CollectedRoute, path: string) {
+  const note = ROUTE_NOTES[`${route.method} ${route.url}`];
+  const summary = route.doc?.summary ?? route.summary ?? note?.summary;
+  const description = route.doc?.description ?? route.description ?? note?.description;
+  return {
+    operationId: operationId(route.method, path),
+    tags: [tagOf(route.url)],
+    ...(summary ? { summary } : {}),
+    ...(description ? { description } : {}),
+    'x-access': route.access ?? 'public',
+    security: route.access && route.access !== 'public' ? [{ sid: [] }] : [],
+  };
+}
+
+/** One operation of a collected route, as registered. */
+function routeOperation(route: CollectedRoute, ids: string[]) {
+  const path = toOpenApiPath(route.url);
+  const isSettings = route.url === SETTINGS_ROUTE;
+  const parameters = [
+    ...pathParameters(route, isSettings ? { id: { type: 'string', enum: ids, description: '设置 ID（schemas/settings/<id>/）' } } : {}),
+    ...queryParameters(route.querystring),
+  ];
+  const extra: Record<number, string> = { ...route.doc?.errors };
+  if (isSettings) extra[404] = `设置不存在：21202（${errorText(21202)}）`;
+  return {
+    ...baseOperation(route, path),
+    ...(parameters.length ? { parameters } : {}),
+    ...(route.body ? { requestBody: { required: true, content: json(toOpenApiSchema(route.body)) } } : {}),
+    responses: route.doc?.raw
+      ? { '200': { description: route.doc.raw.description, content: { [route.doc.raw.contentType]: { schema: route.doc.raw.contentType.includes('json') ? { type: 'object' } : { type: 'string' } } } } }
+      : responses(route, ref('Success'), extra),
+  };
+}
+
+/** GET and POST of one declared setting: `/api/settings/<id>/`. */
+function settingOperations(d: Declaration, get: CollectedRoute | undefined, post: CollectedRoute | undefined) {
+  const { id, title } = d.meta;
+  const valueRef = ref(settingComponent(id));
+  const labels = d.meta.summary.map((s) => s.label);
+  const success = {
+    allOf: [
+      ref('Success'),
+      {
+        type: 'object',
+        properties: {
+          data: valueRef,
+          summary: { type: ['string', 'null'], description: '摘要标签（setting.json 的 summary）', examples: [...new Set(labels)] },
+        },
+      },
+    ],
+  };
+  const path = `/api/settings/${id}/`;
+  const kinds = `适用的服务类型：${d.meta.kinds.join('、')}；标签页：${d.meta.tab}。`;
+  const notFound = { 404: `设置不存在：21202（${errorText(21202)}）` };
+  const ops: Record<string, unknown> = {};
+  if (get) {
+    ops.get = {
+      ...baseOperation(get, path),
+      operationId: `getSetting_${id}`,
+      summary: `读取「${title}」`,
+      description: `读取一个服务的「${title}」配置；从未保存时为模式的默认值。${kinds}`,
+      parameters: queryParameters(get.querystring),
+      responses: responses(get, success, { ...notFound }),
+      'x-setting': id,
+    };
+  }
+  if (post) {
+    const bucketName = ((post.body?.properties as Record<string, JsonSchema> | undefined)?.bucket_name ?? { type: 'string', minLength: 1 }) as JsonSchema;
+    ops.post = {
+      ...baseOperation(post, path),
+      operationId: `saveSetting_${id}`,
+      summary: `保存「${title}」`,
+      description: `校验并保存一个服务的「${title}」配置（模式、规范化与跨设置规则，与控制台相同的中文错误信息）。${kinds}`,
+      requestBody: { required: true, content: json(settingBodySchema(d, bucketName)) },
+      responses: responses(post, success, { ...notFound }),
+      'x-setting': id,
+    };
+  }
+  return ops;
+}
+
+export function settingComponent(id: string): string {
+  return `Setting_${id}`;
+}
+
+export interface DocumentOptions {
+  title?: string;
+  version?: string;
+}
+
+export function buildOpenApi(table: readonly CollectedRoute[], registry: SettingRegistry, opts: DocumentOptions = {}): OpenApiDocument {
+  const routes = documentedRoutes(table);
+  const declarations = registry.list();
+  const ids = declarations.map((d) => d.meta.id);
+  const paths: Record<string, Record<string, any>> = {};
+  for (const route of routes) {
+    const path = toOpenApiPath(route.url);
+    (paths[path] ??= {})[route.method.toLowerCase()] = routeOperation(route, ids);
+  }
+  const getSetting = routes.find((r) => r.method === 'GET' && r.url === SETTINGS_ROUTE);
+  const postSetting = routes.find((r) => r.method === 'POST' && r.url === SETTINGS_ROUTE);
+  if (getSetting || postSetting) {
+    for (const d of declarations) paths[`/api/settings/${d.meta.id}/`] = settingOperations(d, getSetting, postSetting);
+  }
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  const usedTags = new Set(Object.values(sortedPaths).flatMap((ops) => Object.values(ops).flatMap((o: any) => o.tags ?? [])));
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: opts.title ?? '云控制台 API',
+      version: opts.version ?? '0.1.0',
+      description:
+        '由服务端的路由表与设置声明自动生成。所有响应使用统一的信封：成功时 {result: true, error_code: 0, data}，失败时 {result: false, error_code, message, errors?}，message 为中文提示。x-access 标明调用权限：public 公开、user 已登录用户、parent 仅主账号。',
+    },
+    servers: [{ url: '/' }],
+    tags: TAGS.filter((t) => usedTags.has(t.name)),
+    paths: sortedPaths,
+    components: {
+      securitySchemes: {
+        sid: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: '登录（POST /accounts/signin/）后服务端设置的会话 Cookie（HttpOnly，SameSite）' },
+      },
+      schemas: {
+        Success: {
+          type: 'object',
+          description: '成功的响应',
+          required: ['result', 'error_code'],
+          properties: {
+            result: { const: true },
+            error_code: { const: 0 },
+            data: { description: '返回的数据（因接口而异）' },
+          },
+        },
+        Failure: {
+          type: 'object',
+          description: '失败的响应',
+          required: ['result', 'error_code', 'message'],
+          properties: {
+            result: { const: false },
+            error_code: { type: 'integer', description: '错误码（见 src/shared/errors.ts 的错误码表）' },
+            message: { type: 'string', description: '错误码对应的中文提示' },
+            errors: { type: 'array', description: '各字段的错误（数据不符合要求时）', items: ref('FieldError') },
+          },
+        },
+        FieldError: {
+          type: 'object',
+          required: ['path', 'message'],
+          properties: {
+            path: { type: 'string', description: '字段的 JSON Pointer，如 /options/0/url；空字符串表示整个值' },
+            message: { type: 'string', description: '中文错误信息' },
+          },
+        },
+        ...Object.fromEntries(declarations.map((d) => [settingComponent(d.meta.id), { ...toOpenApiSchema(d.schema), 'x-setting': d.meta.id }])),
+      },
+    },
+  };
+}
