@@ -106,6 +106,7 @@ export function badMeta(d: Declaration, folderName?: string): CheckFailure[] {
   if (m.panel === 'switch') {
     const props = (d.schema.properties ?? {}) as Record<string, JsonSchema>;
     if (!m.switchField || props[m.switchField]?.type !== 'boolean') out.push({ file, path: '/switchField', problem: 'switch 面板须指定一个布尔字段' });
+    if (!m.confirm?.on || !m.confirm?.off) out.push({ file, path: '/confirm', problem: 'switch 面板须提供开启与关闭的确认文字（confirm.on / confirm.off）' });
   }
   if (!m.success || !CJK.test(m.success)) out.push({ file, path: '/success', problem: '缺少中文成功提示' });
   if (!Array.isArray(m.summary) || m.summary.length === 0) out.push({ file, path: '/summary', problem: '缺少摘要标签' });

@@ -65,7 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the console: built assets under /app/, index.html for every client route
   const indexFile = path.join(config.distDir, 'index.html');
   if (fs.existsSync(config.distDir)) {
-    await app.register(fastifyStatic, { root: config.distDir, prefix: '/app/', wildcard: false, index: false, maxAge: '1y', immutable: true });
+    await app.register(fastifyStatic, { root: config.distDir, prefix: '/app/', wildcard: true, index: false, maxAge: '1y', immutable: true });
   }
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];

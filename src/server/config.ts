@@ -27,6 +27,14 @@ export interface ServerConfig {
   schemaGallery: boolean;
 }
 
+/** An on/off variable: 1, true, yes, on turn it on; 0, false, no, off turn it off; anything else keeps the default. */
+export function flag(value: string | undefined, fallback: boolean): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  return fallback;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const root = path.resolve(__dirname, '../..');
   return {
@@ -35,13 +43,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     dataDir: env.DATA_DIR ?? path.join(root, 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     distDir: env.DIST_DIR ?? path.join(root, 'dist'),
-    seedDemo: env.SEED_DEMO !== '0',
+    seedDemo: flag(env.SEED_DEMO, true),
     sessionTtl: Number(env.SESSION_TTL ?? 7 * 24 * 3600),
-    secureCookies: env.SECURE_COOKIES === '1',
-    logSms: env.LOG_SMS !== '0',
+    secureCookies: flag(env.SECURE_COOKIES, false),
+    logSms: flag(env.LOG_SMS, true),
     logLevel: env.LOG_LEVEL ?? 'info',
-    smsOutboxApi: env.SMS_OUTBOX_API === '1',
-    schemaGallery: env.SCHEMA_GALLERY !== '0',
+    smsOutboxApi: flag(env.SMS_OUTBOX_API, false),
+    schemaGallery: flag(env.SCHEMA_GALLERY, true),
     http3Cname: env.HTTP3_CNAME ?? 'http3-beta.cdn-cname.example.net',
   };
 }

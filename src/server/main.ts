@@ -6,6 +6,7 @@ import { openDatabase } from './db';
 import { buildApp } from './app';
 import { seedDemo } from './seed/demo';
 import { loadRegistry } from '../../schemas/load';
+import { scheduleCleanup } from './jobs/cleanup';
 
 async function main() {
   const config = configFromEnv();
@@ -13,7 +14,9 @@ async function main() {
   const seeded = config.seedDemo ? await seedDemo(db) : false;
   const app = await buildApp({ db, config, registry: loadRegistry() });
   if (seeded) app.log.info('已创建演示数据：demo / demo123456，demo2fa / demo123456（短信验证码见日志与 sms_outbox 表）');
+  const stopCleanup = scheduleCleanup(db, app.log);
   const close = async () => {
+    stopCleanup();
     await app.close();
     await db.destroy();
     process.exit(0);

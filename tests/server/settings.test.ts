@@ -107,3 +107,17 @@ describe('settings API', () => {
     expect(rows.length).toBeGreaterThan(0);
   });
 });
+
+describe('housekeeping', () => {
+  it('removes expired sessions and old attempts, keeps live ones', async () => {
+    const { cleanup } = await import('../../src/server/jobs/cleanup');
+    const c = await new Client(s.app).signIn('demo');
+    await s.db.insertInto('sessions').values({ id: 'expired-session', user_id: 1, expires_at: new Date(Date.now() - 1000), ip: null }).execute();
+    await s.db.insertInto('signin_attempts').values({ username: 'old', ip: null, ok: false, created_at: new Date(Date.now() - 2 * 86_400_000) }).execute();
+    const counts = await cleanup(s.db);
+    expect(counts.sessions).toBeGreaterThanOrEqual(1);
+    expect(counts.signin_attempts).toBeGreaterThanOrEqual(1);
+    expect(await s.db.selectFrom('sessions').select('id').where('id', '=', 'expired-session').executeTakeFirst()).toBeUndefined();
+    expect((await c.get('/api/accounts/v2/usage/')).statusCode).toBe(200);
+  });
+});

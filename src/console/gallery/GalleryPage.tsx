@@ -4,7 +4,7 @@
  * summary label, and its fixtures (loaded from the server, GET /api/schemas/gallery/, so the
  * console bundle does not carry them). Main accounts only, and only while the server offers it.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { Button, Callout, Card, H3, H5, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
@@ -14,7 +14,7 @@ import { sessionAtom } from '../state';
 import { KIND_TITLES } from '../shell/menu';
 import { TAB_LABELS } from '../../shared/services';
 import type { FieldError } from '../../shared/errors';
-import type { GalleryEntry, GalleryFixture } from '../../server/schemas/routes';
+import type { GalleryEntry, GalleryFixture } from '../../../schemas/gallery';
 import { registry as consoleRegistry } from '../../../renderers/declarations';
 import { ThemedForm, transformErrors, validator } from '../../../renderers/theme';
 import { SettingRegistry } from '../../../schemas/registry';
@@ -141,12 +141,24 @@ function GalleryDetail({ entry }: { entry: GalleryEntry }) {
   const [formData, setFormData] = useState<unknown>(() => registry.defaults(entry.id));
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [version, setVersion] = useState(0);
+  const formRef = useRef<any>(null);
+
+  // a loaded value shows its errors under the fields at once, as if it had been typed
+  useEffect(() => {
+    formRef.current?.validateForm();
+  }, [version]);
 
   const errors = useMemo(() => registry.check(entry.id, formData), [registry, entry.id, formData]);
+  // the label the panel would show: the server stores the normalized value
   const normalized = useMemo(() => {
     const normalize = registry.get(entry.id)?.rules.normalize;
-    return errors.length === 0 && normalize ? normalize(structuredClone(formData)) : undefined;
-  }, [registry, entry.id, errors, formData]);
+    if (!normalize) return undefined;
+    try {
+      return normalize(structuredClone(formData));
+    } catch {
+      return undefined;
+    }
+  }, [registry, entry.id, formData]);
   const summary = registry.summary(entry.id, normalized ?? formData);
 
   function load(next: unknown, which: Loaded | null) {
@@ -196,7 +208,9 @@ function GalleryDetail({ entry }: { entry: GalleryEntry }) {
           </Card>
           <Card className="gallery-form">
             <H5>表单</H5>
+            {loaded && <p className="gallery-note gallery-form-note">载入的值缺少的字段在表单中显示为默认值；实时数据、校验结果与预期对比按载入的值计算，直到修改表单。</p>}
             <ThemedForm
+              ref={formRef}
               key={`${entry.id}:${version}`}
               tagName="div"
               schema={schema}
@@ -207,7 +221,11 @@ function GalleryDetail({ entry }: { entry: GalleryEntry }) {
               showErrorList={false}
               noHtml5Validate
               transformErrors={transformErrors}
-              onChange={(e: IChangeEvent) => setFormData(e.formData)}
+              onChange={(e: IChangeEvent, fieldId?: string) => {
+                // RJSF reports the defaults it fills in for missing fields without a field id: the data
+                // stays exactly the loaded value (a fixture's payload) until a field is edited
+                if (fieldId !== undefined) setFormData(e.formData);
+              }}
               onError={() => undefined}
             />
           </Card>
@@ -241,6 +259,7 @@ function GalleryDetail({ entry }: { entry: GalleryEntry }) {
             )}
             <p className="gallery-note">
               服务页面的设置面板对保存后的值显示该标签{normalized !== undefined ? '（按规范化后的值计算）' : ''}。
+              {errors.length > 0 && '当前数据未通过校验，不能保存，标签仅供参考。'}
             </p>
           </Card>
           <Card className="gallery-data">

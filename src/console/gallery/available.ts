@@ -8,7 +8,8 @@ import { useEffect, useState } from 'react';
 import type { CurrentUser } from '../../shared/account';
 import './menu.css';
 
-export const GALLERY_API = '/api/schemas/gallery/';
+import { GALLERY_PATH as GALLERY_API } from '../../../schemas/gallery';
+export { GALLERY_API };
 
 const probes = new Map<number, Promise<boolean>>();
 

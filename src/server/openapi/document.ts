@@ -20,7 +20,8 @@ import { PROJECT_KEYWORDS } from '../../../schemas/vocabulary';
 import { errorText } from '../../shared/errors';
 import { SESSION_COOKIE } from '../accounts/session';
 import { documentedRoutes, pathParams, toOpenApiPath, type CollectedRoute } from './collect';
-import { ROUTE_NOTES, tagOf, TAGS } from './notes';
+import { KINDS, TAB_LABELS } from '../../shared/services';
+import { PARAM_NOTES, ROUTE_NOTES, tagOf, TAGS } from './notes';
 
 /** The generic route of every declared setting (src/server/settings/routes.ts). */
 export const SETTINGS_ROUTE = '/api/settings/:id/';
@@ -98,6 +99,11 @@ function responses(route: CollectedRoute, success: unknown, extra: Record<number
   return out;
 }
 
+function describe(name: string, s: JsonSchema): { description?: string } {
+  const text = typeof s.description === 'string' ? s.description : typeof s.title === 'string' ? s.title : PARAM_NOTES[name];
+  return text ? { description: text } : {};
+}
+
 function queryParameters(schema: JsonSchema | undefined) {
   if (!schema) return [];
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -106,19 +112,17 @@ function queryParameters(schema: JsonSchema | undefined) {
     name,
     in: 'query',
     required: required.has(name),
-    ...(typeof s.description === 'string' ? { description: s.description } : typeof s.title === 'string' ? { description: s.title } : {}),
+    ...describe(name, s),
     schema: toOpenApiSchema(s),
   }));
 }
 
 function pathParameters(route: CollectedRoute, override: Record<string, JsonSchema> = {}) {
   const props = (route.params?.properties ?? {}) as Record<string, JsonSchema>;
-  return pathParams(route.url).map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: toOpenApiSchema(override[name] ?? props[name] ?? { type: 'string' }),
-  }));
+  return pathParams(route.url).map((name) => {
+    const schema = override[name] ?? props[name] ?? { type: 'string' };
+    return { name, in: 'path', required: true, ...describe(name, schema), schema: toOpenApiSchema(schema) };
+  });
 }
 
 function operationId(method: string, path: string): string {
@@ -178,7 +182,7 @@ function settingOperations(d: Declaration, get: CollectedRoute | undefined, post
     ],
   };
   const path = `/api/settings/${id}/`;
-  const kinds = `适用的服务类型：${d.meta.kinds.join('、')}；标签页：${d.meta.tab}。`;
+  const kinds = `适用的服务类型：${d.meta.kinds.map((k) => KINDS[k]?.title ?? k).join('、')}；标签页：${TAB_LABELS[d.meta.tab] ?? d.meta.tab}。`;
   const notFound = { 404: `设置不存在：21202（${errorText(21202)}）` };
   const ops: Record<string, unknown> = {};
   if (get) {

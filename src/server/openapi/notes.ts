@@ -19,6 +19,14 @@ export const ROUTE_NOTES: Record<string, { summary: string; description?: string
   'GET /api/dev/sms_outbox/': { summary: '测试用：某手机号最近收到的短信', description: '仅在 SMS_OUTBOX_API=1 的测试服务器上提供，生产环境不开放。' },
 };
 
+/** Descriptions of parameters whose schema has neither title nor description. */
+export const PARAM_NOTES: Record<string, string> = {
+  bucket_name: '服务名称',
+  id: '设置 ID（schemas/settings/<id>/）',
+  mobile: '手机号',
+  username: '账号、邮箱或手机号',
+};
+
 /** Sections of the reference, in order; the first prefix that matches wins. */
 export const TAGS: { name: string; description: string; prefixes: string[] }[] = [
   { name: '账号与登录', description: '登录、退出、登录验证、当前用户', prefixes: ['/accounts/', '/api/accounts/'] },

@@ -11,31 +11,11 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
-import type { Declaration, Fixture, JsonSchema, SettingMeta, UiSchema } from '../../../schemas/types';
-import type { FieldError } from '../../shared/errors';
+import type { Declaration, Fixture } from '../../../schemas/types';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 
-export const GALLERY_PATH = '/api/schemas/gallery/';
-
-export interface GalleryFixture {
-  /** File name without .json, e.g. "relative-url". */
-  name: string;
-  /** File name, e.g. "relative-url.json" (fixtures/valid/ or fixtures/invalid/). */
-  file: string;
-  description?: string;
-  payload: unknown;
-  /** Invalid fixtures: the errors the payload must produce. */
-  errors?: FieldError[];
-}
-
-export interface GalleryEntry {
-  id: string;
-  meta: SettingMeta;
-  schema: JsonSchema;
-  ui: UiSchema;
-  fixtures: { valid: GalleryFixture[]; invalid: GalleryFixture[] };
-}
+import { GALLERY_PATH, type GalleryEntry, type GalleryFixture } from '../../../schemas/gallery';
 
 function fixtureOf(f: Fixture, invalid: boolean): GalleryFixture {
   const file = path.basename(f.file);

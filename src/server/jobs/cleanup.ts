@@ -1,0 +1,28 @@
+/**
+ * Housekeeping, run at start and every hour: expired sessions, old sign-in attempts and codes,
+ * and SMS older than 30 days go; operation logs are kept.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { DB } from '../db';
+
+const DAY = 86_400_000;
+
+export async function cleanup(db: DB, now = Date.now()): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const run = async (name: string, q: { executeTakeFirst(): Promise<{ numDeletedRows: bigint }> }) => {
+    counts[name] = Number((await q.executeTakeFirst()).numDeletedRows);
+  };
+  await run('sessions', db.deleteFrom('sessions').where('expires_at', '<', new Date(now)));
+  await run('signin_attempts', db.deleteFrom('signin_attempts').where('created_at', '<', new Date(now - DAY)));
+  await run('verification_codes', db.deleteFrom('verification_codes').where('expires_at', '<', new Date(now - DAY)));
+  await run('sms_outbox', db.deleteFrom('sms_outbox').where('created_at', '<', new Date(now - 30 * DAY)));
+  return counts;
+}
+
+export function scheduleCleanup(db: DB, log: FastifyBaseLogger): () => void {
+  const tick = () => cleanup(db).then((c) => log.debug({ cleanup: c }, 'cleanup'), (e) => log.error(e, 'cleanup failed'));
+  void tick();
+  const timer = setInterval(tick, 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
