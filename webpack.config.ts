@@ -14,7 +14,8 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
     mode: production ? 'production' : 'development',
     entry: { main: './src/console/index.tsx' },
     output: {
-      path: path.resolve(__dirname, 'dist'),
+      // DIST_DIR lets several builds live side by side (the server reads the same variable)
+      path: process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : path.resolve(__dirname, 'dist'),
       publicPath: '/app/',
       filename: production ? '[name].[contenthash:8].js' : '[name].js',
       chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
