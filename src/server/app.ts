@@ -17,6 +17,7 @@ import { registerValidation } from './http/validation';
 import { registerSessions } from './accounts/session';
 import { accountRoutes } from './accounts/routes';
 import { bucketRoutes } from './buckets/routes';
+import { createBucketRoutes } from './buckets/create';
 import { settingRoutes } from './settings/routes';
 import { schemaRoutes } from './schemas/routes';
 import { collectRoutes } from './openapi/collect';
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const sms = deps.sms ?? outboxSender(db, app.log, config.logSms);
   accountRoutes(app, db, config, sms);
   bucketRoutes(app, db);
+  createBucketRoutes(app, db);
   settingRoutes(app, db, registry, config);
   if (config.smsOutboxApi) outboxRoutes(app, db);
   schemaRoutes(app, config, registry);

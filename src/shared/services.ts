@@ -121,3 +121,21 @@ export const LOGIN_CODE_RESEND_SECONDS = 60;
 export const SMS_CODES_PER_DAY = 10;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SUCCESS_NOTICE_MS = 2000;
+
+/** Overseas creation needs this much balance (integer part), unless the account's switch is on (spec 000 §5). */
+export const OVERSEAS_BALANCE_THRESHOLD = 399;
+/** Kinds whose creation is blocked for key customers (spec 000 §5: "Creating file or CDN services"). */
+export const LOCKED_CREATION_KINDS: readonly ServiceKind[] = ['file', 'cdn', 'scdn', 'fusion'];
+
+/**
+ * Whether an account may create a service of a kind: null, or the error code that refuses it.
+ * One rule for the console (which disables and explains) and the server (which refuses).
+ */
+export function creationRefusal(
+  kind: ServiceKind,
+  account: { custom_prohibit_configuration: boolean; overseas_acceleration_switch: boolean; money: number },
+): number | null {
+  if (account.custom_prohibit_configuration && LOCKED_CREATION_KINDS.includes(kind)) return 21210;
+  if (kind === 'overseas' && Math.trunc(account.money) < OVERSEAS_BALANCE_THRESHOLD && !account.overseas_acceleration_switch) return 21212;
+  return null;
+}

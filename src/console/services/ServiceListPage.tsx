@@ -3,12 +3,13 @@
  * previous/next, search by name with a 500 ms debounce.
  */
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useParams } from 'react-router-dom';
-import { useSetAtom } from 'jotai';
+import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { Button, ButtonGroup, Callout, H3, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
-import { businessTypeAtom } from '../state';
+import { businessTypeAtom, sessionAtom } from '../state';
+import { CreateServiceButton } from './CreateServiceDialog';
 import { kindBySection, KINDS, SEARCH_DEBOUNCE_MS, SERVICE_LIST_PAGE_SIZE, tabName } from '../../shared/services';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
 
@@ -18,6 +19,8 @@ export default function ServiceListPage() {
   const { section = '' } = useParams();
   const info = kindBySection(section);
   const setBusinessType = useSetAtom(businessTypeAtom);
+  const session = useAtomValue(sessionAtom);
+  const navigate = useNavigate();
   const [search, setSearch] = useState('');
   const [term, setTerm] = useState('');
   const [cursor, setCursor] = useState<Cursor>({});
@@ -69,6 +72,14 @@ export default function ServiceListPage() {
       <div className="page-head">
         <H3>{info.title} 服务列表</H3>
         <InputGroup leftIcon="search" placeholder="请输入服务名称" value={search} onChange={(e) => setSearch(e.target.value)} className="service-search" aria-label="搜索服务" />
+        {session.status === 'signedIn' && (
+          <CreateServiceButton
+            kind={info.kind}
+            user={session.user}
+            usage={session.usage}
+            onCreated={(b) => navigate(`/services/${b.bucket_name}/${firstTab}/`)}
+          />
+        )}
       </div>
       {failure && <Callout intent="danger">{failure}</Callout>}
       {rows === null ? (
