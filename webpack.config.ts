@@ -24,7 +24,11 @@ export default (_env: unknown, argv: { mode?: 'production' | 'development' }): C
       chunkLoadTimeout: 120_000,
     },
     devtool: production ? false : 'eval-cheap-module-source-map',
-    resolve: { extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js', '.mjs', '.json'],
+      // the declarations bundled into the console; SCHEMAS_DIR points at another folder (as the server reads it)
+      alias: { '@settings': process.env.SCHEMAS_DIR ? path.resolve(process.env.SCHEMAS_DIR) : path.resolve(__dirname, 'schemas/settings') },
+    },
     module: {
       rules: [
         { test: /\.[cm]?tsx?$/, loader: 'esbuild-loader', options: { target: 'es2022', jsx: 'automatic' }, exclude: /node_modules/ },

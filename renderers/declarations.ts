@@ -1,5 +1,6 @@
 /**
- * The declarations bundled into the console: webpack finds every folder under schemas/settings,
+ * The declarations bundled into the console: webpack finds every folder under schemas/settings
+ * (the '@settings' alias of webpack.config.ts, which SCHEMAS_DIR can point elsewhere),
  * so a new folder is picked up by the next build with no code. Fixtures are left out of this chunk.
  */
 import { SettingRegistry } from '../schemas/registry';
@@ -7,7 +8,7 @@ import { createAjv } from '../schemas/vocabulary';
 import type { Declaration, SettingMeta, SettingRules } from '../schemas/types';
 
 function collect(): Declaration[] {
-  const ctx = require.context('../schemas/settings', true, /^\.\/[a-z0-9_]+\/(setting\.json|schema\.json|ui\.json|rules\.ts)$/);
+  const ctx = require.context('@settings', true, /^\.\/[a-z0-9_]+\/(setting\.json|schema\.json|ui\.json|rules\.ts)$/);
   const byId = new Map<string, Partial<Declaration>>();
   for (const key of ctx.keys()) {
     const [, folder, file] = /^\.\/([^/]+)\/(.+)$/.exec(key)!;
