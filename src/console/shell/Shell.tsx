@@ -1,6 +1,6 @@
 /** The signed-in frame: top bar with the account menu, product menu on the left, the page. */
 import { Suspense } from 'react';
-import { NavLink, Outlet } from 'react-router-dom';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
 import { businessTypeAtom, sessionAtom } from '../state';
@@ -15,6 +15,7 @@ dayjs.locale('zh-cn');
 export default function Shell() {
   const session = useAtomValue(sessionAtom);
   const businessType = useAtomValue(businessTypeAtom);
+  const { pathname } = useLocation();
   const user = session.status === 'signedIn' ? session.user : null;
   const galleryAvailable = useGalleryAvailable(user);
   return (
@@ -58,7 +59,10 @@ export default function Shell() {
             {PRODUCT_MENU.map((m) =>
               m.path ? (
                 <li key={m.label}>
-                  <NavLink to={m.path}>{m.label}</NavLink>
+                  {/* a service page belongs to its kind's entry too */}
+                  <NavLink to={m.path} className={({ isActive }) => (isActive || (m.kind === businessType && pathname.startsWith('/services/')) ? 'active' : '')}>
+                    {m.label}
+                  </NavLink>
                 </li>
               ) : (
                 <li key={m.label} className="menu-later" title="即将开放">
