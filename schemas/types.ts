@@ -59,6 +59,8 @@ export interface Fixture {
   description?: string;
   payload: unknown;
   errors?: FieldError[];
+  /** Forms only: what the form's rules see besides the value (e.g. create or edit). */
+  context?: unknown;
 }
 
 /** A rule's refusal of a value. */
@@ -97,4 +99,27 @@ export interface Declaration {
   fixtures?: { valid: Fixture[]; invalid: Fixture[] };
   /** Folder it was loaded from (node side only). */
   dir?: string;
+}
+
+/**
+ * A form under schemas/forms/<id>/ (schema.json, ui.json, optional rules.ts and fixtures/): a
+ * declaration that is not a per-service setting, such as the sign-in or sub-account form.
+ */
+export interface FormDeclaration {
+  /** The folder name. */
+  id: string;
+  schema: JsonSchema;
+  ui: UiSchema;
+  rules: FormRules;
+  fixtures: { valid: Fixture[]; invalid: Fixture[] };
+  /** Whether the folder has at least one fixture; the tools check only forms that do (a form opts in with its fixtures). */
+  hasFixtures: boolean;
+  dir: string;
+}
+
+/** What a form's rules.ts may export that the generic tools use; anything else is the form's own. */
+export interface FormRules {
+  /** Errors of the form's logic for a value the schema accepts (fixtures list them like schema errors). */
+  ruleErrors?(value: any, context?: any): FieldError[];
+  [name: string]: unknown;
 }

@@ -7,9 +7,10 @@
 import Ajv, { type Options } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
+import { containsCertificate, containsPrivateKey, isChainBalanced, isPemCertificate, isPemPrivateKey } from './pem';
 
 /** Keywords the project adds; each is documented in docs/adding-a-setting.md. */
-export const PROJECT_KEYWORDS = ['notAllDigits', 'regexp', 'uniqueLines', 'x-summary'] as const;
+export const PROJECT_KEYWORDS = ['notAllDigits', 'regexp', 'uniqueLines', 'x-summary', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate'] as const;
 
 export function addVocabulary(ajv: Ajv, opts: { formats?: boolean } = {}): Ajv {
   if (opts.formats !== false) addFormats(ajv);
@@ -54,6 +55,14 @@ export function addVocabulary(ajv: Ajv, opts: { formats?: boolean } = {}): Ajv {
     },
     errors: false,
   });
+  // PEM rules of certificates (spec 002 §5), each with its own message
+  const pem = (keyword: string, test: (s: string) => boolean) =>
+    ajv.addKeyword({ keyword, type: 'string', schemaType: 'boolean', validate: (on: boolean, data: string) => !on || data === '' || test(data), errors: false });
+  pem('pemCertificate', isPemCertificate);
+  pem('pemChainBalanced', isChainBalanced);
+  pem('pemNoPrivateKey', (d) => !containsPrivateKey(d));
+  pem('pemPrivateKey', isPemPrivateKey);
+  pem('pemNoCertificate', (d) => !containsCertificate(d));
   // annotation only: a setting's summary rules may be embedded in a schema for the gallery
   ajv.addKeyword({ keyword: 'x-summary', schemaType: 'array' });
   ajvErrors(ajv);

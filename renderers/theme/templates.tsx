@@ -113,8 +113,10 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
     const hideWhen = (uiSchema?.[p.name]?.['ui:options'] as { hideWhen?: HideWhen } | undefined)?.hideWhen;
     return !hideWhen || (formData as Record<string, unknown> | undefined)?.[hideWhen.path] !== hideWhen.equals;
   });
+  // ui:options.inline: the fields of a group side by side (a row of checkboxes)
+  const inline = options.inline ? ' bp-rjsf-inline' : '';
   return (
-    <fieldset className={isRoot || isArrayItem ? 'bp-rjsf-root' : 'bp-rjsf-object'} id={fieldPathId.$id}>
+    <fieldset className={(isRoot || isArrayItem ? 'bp-rjsf-root' : 'bp-rjsf-object') + inline} id={fieldPathId.$id}>
       {!isRoot && !isArrayItem && title && <TitleField id={`${fieldPathId.$id}__title`} title={title} schema={schema} uiSchema={uiSchema} registry={registry} />}
       {!isRoot && description && <DescriptionField id={`${fieldPathId.$id}__description`} description={description} schema={schema} uiSchema={uiSchema} registry={registry} />}
       {visible.map((p) => p.content)}

@@ -9,11 +9,13 @@
  *   textarea    free text
  *   lines       an array of strings edited one per line
  *   bucket      one of the account's services (ui:options kind, pageSize)
+ *   bucketList  several of the account's services of one kind (ui:options kind, pageSize; maxItems caps it)
  */
 import { Checkbox, HTMLSelect, Intent, NumericInput, Radio, RadioGroup, Switch, TextArea } from '@blueprintjs/core';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { enumOptionsDeselectValue, enumOptionsIsSelected, enumOptionsSelectValue } from '@rjsf/utils';
 import { BucketPickerWidget } from './BucketPicker';
+import { BucketListWidget } from './BucketList';
 
 function SwitchWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, label, schema, uiSchema } = props;
@@ -69,6 +71,8 @@ function CheckboxesWidget(props: WidgetProps) {
 function RadioWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options } = props;
   const enumOptions = options.enumOptions ?? [];
+  // ui:enumDisabled (or ui:options.enumDisabled): options shown but not choosable
+  const enumDisabled = (options.enumDisabled as unknown[] | undefined) ?? [];
   return (
     <RadioGroup
       name={id}
@@ -78,7 +82,7 @@ function RadioWidget(props: WidgetProps) {
       onChange={(e) => onChange(enumOptions[Number((e.target as HTMLInputElement).value)]?.value)}
     >
       {enumOptions.map((o, i) => (
-        <Radio key={String(o.value)} label={o.label} value={i} />
+        <Radio key={String(o.value)} label={o.label} value={i} disabled={enumDisabled.includes(o.value)} />
       ))}
     </RadioGroup>
   );
@@ -172,4 +176,5 @@ export const widgets: RegistryWidgetsType = {
   UpDownWidget: NumberWidget,
   lines: LinesWidget,
   bucket: BucketPickerWidget,
+  bucketList: BucketListWidget,
 };

@@ -16,9 +16,15 @@ import { registerOriginCheck } from './http/origin';
 import { registerValidation } from './http/validation';
 import { registerSessions } from './accounts/session';
 import { accountRoutes } from './accounts/routes';
+import { childRoutes } from './accounts/children';
+import { logRoutes } from './accounts/oplog';
 import { bucketRoutes } from './buckets/routes';
+import { statsRoutes } from './stats/routes';
 import { createBucketRoutes } from './buckets/create';
+import { certificateRoutes } from './certificates/routes';
+import { purgeRoutes } from './purge/routes';
 import { settingRoutes } from './settings/routes';
+import { edgeRoutes } from './edge/routes';
 import { schemaRoutes } from './schemas/routes';
 import { collectRoutes } from './openapi/collect';
 import { openapiRoutes } from './openapi/routes';
@@ -44,7 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidation(app);
   registerOriginCheck(app);
   registerSessions(app, db);
-  registerAccessControl(app);
+  registerAccessControl(app, db);
   const routeTable = collectRoutes(app); // before any route: the OpenAPI document is built from it
 
   app.setErrorHandler((err: any, req, reply) => {
@@ -57,9 +63,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const sms = deps.sms ?? outboxSender(db, app.log, config.logSms);
   accountRoutes(app, db, config, sms);
+  childRoutes(app, db, config);
+  logRoutes(app, db);
   bucketRoutes(app, db);
+  statsRoutes(app, db);
   createBucketRoutes(app, db);
+  certificateRoutes(app, db);
+  purgeRoutes(app, db);
   settingRoutes(app, db, registry, config);
+  edgeRoutes(app, db);
   if (config.smsOutboxApi) outboxRoutes(app, db);
   schemaRoutes(app, config, registry);
   openapiRoutes(app, routeTable, registry);

@@ -25,6 +25,11 @@ export interface ServerConfig {
   smsOutboxApi: boolean;
   /** The schema gallery for product owners and testers (GET /api/schemas/gallery/, console /gallery/). Off in production. */
   schemaGallery: boolean;
+  /**
+   * The special main accounts for which the bill permission is hidden and refused in the sub-account
+   * form (spec 000 §6: "hidden for two specific special accounts"; the list is not shown there).
+   */
+  billHiddenAccounts: string[];
 }
 
 /** An on/off variable: 1, true, yes, on turn it on; 0, false, no, off turn it off; anything else keeps the default. */
@@ -51,5 +56,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     smsOutboxApi: flag(env.SMS_OUTBOX_API, false),
     schemaGallery: flag(env.SCHEMA_GALLERY, true),
     http3Cname: env.HTTP3_CNAME ?? 'http3-beta.cdn-cname.example.net',
+    billHiddenAccounts: (env.BILL_HIDDEN_ACCOUNTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }

@@ -38,7 +38,23 @@ export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   21212: '账户余额不足 399 元，暂不能创建海外加速服务，请充值或联系客服开通',
   21213: '服务名称已存在，请换一个名称',
   21215: '域名已被其他服务绑定',
+  21221: '同一 URL 或规则 10 分钟内只能刷新一次',
+  21222: '同一规则每天最多刷新 5 次',
+  21223: '今日刷新额度已用完，请明天再试',
+  21224: '只能刷新或预热本账号服务下的域名',
+  21225: '今日预热额度已用完，请明天再试',
   21905: '服务不存在或无权访问',
+  // 217xx certificates
+  21701: '证书解析失败，请检查证书内容',
+  21702: '证书与私钥不匹配',
+  21703: '暂不支持带密码的私钥，请先去除私钥密码',
+  21704: '该证书已存在',
+  21705: '证书已过期',
+  21706: '证书正在被域名使用，请先为这些域名更换证书或关闭 HTTPS',
+  21707: '证书不包含该域名，请选择包含该域名的证书',
+  21708: '开启 HTTPS 前请先选择证书',
+  21709: '证书不存在或无权访问',
+  21710: '私钥解析失败，请检查私钥内容',
   // 22xxx
   22005: '请先完成实名认证',
   // 237xx SMS verification
@@ -47,6 +63,20 @@ export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   23801: '直播配置不存在',
   // 41xxx sub-accounts
   41006: '子账号数量已达上限（最多 10 个）',
+  41001: '子账号不存在',
+  41002: '授权空间出错',
+  41003: '取消授权空间出错',
+  41004: '每类服务最多授权 100 个',
+  41005: '请至少选择一项权限',
+  41007: '子账号没有该类服务的权限，请先勾选该类服务',
+  41008: '请先开通内容识别后再授权子账号',
+  41009: '该账号不支持授予费用中心权限',
+  41010: '请先开启 SSL 证书权限后再禁止下载证书',
+  41011: '请先选择授权的服务',
+  41012: '仅选择了直播服务时不能授予监控和缓存刷新权限',
+  41013: '授权记录不存在',
+  41014: '该子账号已被禁用，请联系主账号',
+  41015: '该服务类型不能授权给子账号',
 };
 
 export const UNKNOWN_ERROR_CODE = 21000;
@@ -84,4 +114,79 @@ export interface ErrorBody {
 
 export function errorBody(code: number, errors?: FieldError[]): ErrorBody {
   return { result: false, error_code: code, message: errorText(code), ...(errors ? { errors } : {}) };
+}
+
+/*
+ * Edge rules (spec 002 §5, §8, §9): the 230xx codes and the texts of the rule language.
+ * The codes are added to ERROR_TEXTS below so errorText() knows them; the language's own
+ * reasons (syntax and runtime) carry {placeholders} filled by fillText().
+ */
+export const EDGE_RULE_ERROR_TEXTS: Readonly<Record<number, string>> = {
+  23001: '边缘规则不存在或已被删除',
+  23002: '规则程序不能超过 4096 个字符',
+  23003: '规则总长度不能超过 5120 个字符',
+  23004: '优先级调整失败',
+  23005: '状态修改失败',
+  23006: '删除 Rewrite 失败',
+  23007: '元数据校验未通过',
+  23008: '每个服务最多配置 100 条边缘规则',
+};
+Object.assign(ERROR_TEXTS as Record<number, string>, EDGE_RULE_ERROR_TEXTS);
+
+/** Texts of the edge-rule screens that are not errors of a call (spec 002 §8). */
+export const EDGE_RULE_TEXTS = {
+  checkOk: '元数据校验成功',
+  checkFailed: '元数据校验未通过',
+  /** A syntax error or runtime failure with its place: "第 2 行第 5 列：…". */
+  at: '第 {line} 行第 {column} 列：{reason}',
+  /** The check of the URI extraction pattern. */
+  patternInvalid: 'URI 提取模式不是合法的正则表达式',
+  needRequest: '请提供服务名称或要测试的规则',
+} as const;
+
+/** Why a program in the rule language does not parse. */
+export const EDGE_SYNTAX_TEXTS = {
+  unterminatedString: '单引号字符串没有结束',
+  danglingEscape: '转义符 \\ 后缺少字符',
+  badDollar: '$ 之后须为函数名、变量（$_名称）或分组（$1），如需原样使用请写作 \\$',
+  unknownFunction: '未知的函数 {name}',
+  missingParen: '函数 {name} 之后缺少左括号 (',
+  unclosedCall: '函数 {name} 缺少右括号 )',
+  strayRParen: '多余的右括号 )，如需原样使用请写作 \\)',
+  strayLParen: '左括号 ( 只能紧跟在函数名之后，如需原样使用请写作 \\(',
+  strayComma: '逗号只能用于分隔函数参数，如需原样使用请写作 \\,',
+  tooFewArgs: '函数 {name} 至少需要 {min} 个参数，实际只有 {n} 个',
+  unknownVariable: '未知的变量 {name}',
+  emptyVariable: '变量 {name} 缺少名称',
+  breakNotAtEnd: '$$ 只能出现在规则末尾',
+  noCapture: '{name} 引用的第 {n} 个 $CAPTURE 不存在',
+  noPattern: '未填写 URI 提取模式，不能引用分组 {name}',
+  noGroup: 'URI 提取模式只有 {count} 个分组，不能引用 {name}',
+  empty: '规则不能为空',
+} as const;
+
+/** Why a rule stopped while it ran (the tester shows these). */
+export const EDGE_RUNTIME_TEXTS = {
+  notNumber: '{fn} 的参数不是数字：{value}',
+  divideByZero: '{fn} 的除数不能为 0',
+  badRegex: '正则表达式不合法：{value}',
+  badCode: '{fn} 的状态码不合法：{value}',
+  badUnit: '{fn} 的单位只能是 k 或 m：{value}',
+  badAmount: '{fn} 的数值须为正整数：{value}',
+  badMethod: '不支持的请求方法：{value}',
+  methodWithBody: '请求带有请求体时只能改为 PUT 或 POST',
+  bodyMethod: '只有 PUT 或 POST 请求才能设置请求体',
+  badBase64: '不是合法的 Base64 文本',
+  badEscape: '不是合法的 URI 编码文本',
+  badBase: '{fn} 的进制须为 2 到 36：{value}',
+  protectedHeader: '响应头 {name} 受保护，不能删除',
+  forbiddenRequestHeader: '请求头 {name} 不允许修改',
+  rewriteMissing: '改写目标引用的变量 {name} 不存在，URI 未改写',
+  rewriteOverridden: '优先级 {priority} 的改写被后面的规则覆盖',
+  rewriteCancelled: '规则集提前结束，URI 改写未执行',
+} as const;
+
+/** "{name}" placeholders filled from values. */
+export function fillText(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }

@@ -3,6 +3,9 @@
  *  1. The login page's JavaScript: every script the browser fetches for the first screen, gzipped.
  *  2. Every chunk of the build, gzipped.
  *  3. Settings API throughput on the embedded database (PGlite, in memory): reads and writes per second.
+ *  4. Edge rules: parse time and evaluator throughput (tests/bench/edge.ts).
+ *  5. Statistics: the traffic seed, the 30-day 10-domain query with the 95th percentile on PGlite and
+ *     PostgreSQL, the chart's render time (tests/bench/stats.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,9 +17,11 @@ import { buildApp } from '../../src/server/app';
 import { configFromEnv } from '../../src/server/config';
 import { seedDemo } from '../../src/server/seed/demo';
 import { loadRegistry } from '../../schemas/load';
+import { edgeBench } from './edge';
+import { statsBench } from './stats';
 
 const root = path.resolve(__dirname, '../..');
-const dist = path.join(root, 'dist');
+const dist = process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : path.join(root, 'dist');
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 async function waitFor(url: string, ms = 60_000) {
@@ -36,7 +41,7 @@ async function firstScreen() {
   const port = 8199;
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: 'memory://', LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: 'memory://', LOG_LEVEL: 'warn', SEED_TRAFFIC: '0' },
     stdio: 'ignore',
   });
   try {
@@ -106,6 +111,8 @@ async function api() {
   await firstScreen();
   chunks();
   await api();
+  edgeBench();
+  await statsBench();
 })().catch((e) => {
   console.error(e);
   process.exit(1);

@@ -31,7 +31,8 @@ let tmp: string;
 let server: ChildProcess;
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  // a second build of the console (from the copy of schemas/settings) takes a while on 2 cores
+  test.setTimeout(420_000);
   const doc = fs.readFileSync(path.join(ROOT, 'docs/adding-a-setting.md'), 'utf8');
   const files = exampleFiles(doc);
   expect(Object.keys(files).sort()).toEqual(
@@ -49,7 +50,7 @@ test.beforeAll(async () => {
   // the folder passes every check of `npm run schemas -- check`
   expect(checkAll(loadDeclarations(settings))).toEqual([]);
   const env = { ...process.env, SCHEMAS_DIR: settings, DIST_DIR: path.join(tmp, 'dist') };
-  const build = spawnSync('npx', ['webpack', '--mode', 'production'], { cwd: ROOT, env, encoding: 'utf8' });
+  const build = spawnSync('npx', ['webpack', '--mode', 'development'], { cwd: ROOT, env, encoding: 'utf8' });
   expect(build.status, build.stderr).toBe(0);
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,

@@ -78,3 +78,16 @@ async function readOutboxCode(request: import('@playwright/test').APIRequestCont
   expect(m).not.toBeNull();
   return m![1];
 }
+
+test('a section whose chunk fails to load shows a message with a reload action, inside the frame', async ({ page }) => {
+  await signIn(page);
+  await page.route(/\/app\/service\.[0-9a-f]+\.js$/, (route) => route.abort());
+  await page.getByRole('link', { name: 'CDN', exact: true }).click();
+  await expect(page.getByText('页面加载失败')).toBeVisible();
+  await expect(page.getByRole('button', { name: '重新加载' })).toBeVisible();
+  // the frame (menu) is still there
+  await expect(page.getByRole('link', { name: '概览' }).first()).toBeVisible();
+  await page.unroute(/\/app\/service\.[0-9a-f]+\.js$/);
+  await page.getByRole('button', { name: '重新加载' }).click();
+  await expect(page.locator('.service-table')).toBeVisible();
+});

@@ -8,6 +8,7 @@ import { openDatabase, type DB } from '../../src/server/db';
 import { buildApp } from '../../src/server/app';
 import { configFromEnv, type ServerConfig } from '../../src/server/config';
 import { seedDemo } from '../../src/server/seed/demo';
+import { seedTraffic, seedStatsSettings, type TrafficSeedOptions } from '../../src/server/seed/traffic';
 import { loadRegistry } from '../../schemas/load';
 import type { SettingRegistry } from '../../schemas/registry';
 
@@ -38,11 +39,17 @@ async function freshPostgres(url: string): Promise<{ url: string; drop: () => Pr
   };
 }
 
-export async function startTestServer(opts: { registry?: SettingRegistry; seed?: boolean; config?: Partial<ServerConfig> } = {}): Promise<TestServer> {
+/**
+ * `traffic`: also seed the demo's traffic statistics (src/server/seed/traffic.ts; `true` for the
+ * defaults, or options such as `{ days: 8 }`); `statsSettings`: only the billing modes and usage flags.
+ */
+export async function startTestServer(opts: { registry?: SettingRegistry; seed?: boolean; config?: Partial<ServerConfig>; traffic?: boolean | TrafficSeedOptions; statsSettings?: boolean } = {}): Promise<TestServer> {
   const base = process.env.DATABASE_URL;
   const pg = base ? await freshPostgres(base) : null;
   const db = await openDatabase({ databaseUrl: pg?.url, dataDir: 'memory://' });
   if (opts.seed !== false) await seedDemo(db);
+  if (opts.seed !== false && opts.traffic) await seedTraffic(db, opts.traffic === true ? {} : opts.traffic);
+  else if (opts.seed !== false && opts.statsSettings) await seedStatsSettings(db);
   const registry = opts.registry ?? loadRegistry();
   const config = { ...configFromEnv({}), databaseUrl: pg?.url, dataDir: 'memory://', distDir: '/nonexistent', logSms: false, ...opts.config };
   const app = await buildApp({ db, config, registry, logger: false });

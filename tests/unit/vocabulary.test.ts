@@ -80,7 +80,7 @@ describe('uniqueLines', () => {
 
 describe('the vocabulary itself', () => {
   it('names the keywords it adds, and every ajv made with it knows them', () => {
-    expect([...PROJECT_KEYWORDS]).toEqual(['notAllDigits', 'regexp', 'uniqueLines', 'x-summary']);
+    expect([...PROJECT_KEYWORDS]).toEqual(['notAllDigits', 'regexp', 'uniqueLines', 'x-summary', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate']);
     for (const kw of PROJECT_KEYWORDS) expect(ajv.getKeyword(kw)).toBeTruthy();
     const plain = addVocabulary(new Ajv({ allErrors: true, strict: false }), { formats: false });
     for (const kw of PROJECT_KEYWORDS) expect(plain.getKeyword(kw)).toBeTruthy();

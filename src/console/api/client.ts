@@ -16,6 +16,8 @@ export class ApiFailure extends Error {
     readonly code: number | null,
     message: string,
     readonly errors: FieldError[] = [],
+    /** What a refusal carries besides its code (e.g. a certificate upload's status). */
+    readonly data?: unknown,
   ) {
     super(message);
   }
@@ -58,12 +60,12 @@ async function call<T>(method: string, url: string, opts: { query?: Record<strin
   } catch (e) {
     if (e instanceof FetchError) {
       const status = e.statusCode ?? 0;
-      const data = e.data as { error_code?: number; errors?: FieldError[] } | undefined;
+      const data = e.data as { error_code?: number; errors?: FieldError[]; data?: unknown } | undefined;
       if (data && typeof data === 'object') applyCentralRules(data);
       // signed out: the route guard (routes.tsx) remembers the page and goes to /login/
       if (data?.error_code === 21110 && store.get(sessionAtom).status === 'signedIn') store.set(sessionAtom, { status: 'anonymous' });
       if (data && typeof data.error_code === 'number') {
-        throw new ApiFailure(status, data.error_code, errorText(data.error_code), data.errors ?? []);
+        throw new ApiFailure(status, data.error_code, errorText(data.error_code), data.errors ?? [], data.data);
       }
       if (status >= 500) throw new ApiFailure(status, null, HTTP_5XX_TEXT);
       if (status >= 400) throw new ApiFailure(status, null, HTTP_4XX_TEXT);

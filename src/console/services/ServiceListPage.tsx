@@ -10,6 +10,7 @@ import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { CreateServiceButton } from './CreateServiceDialog';
+import { CREATE_PERMISSION, mayUse } from '../../shared/permissions';
 import { kindBySection, KINDS, SEARCH_DEBOUNCE_MS, SERVICE_LIST_PAGE_SIZE, tabName } from '../../shared/services';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
 
@@ -72,7 +73,7 @@ export default function ServiceListPage() {
       <div className="page-head">
         <H3>{info.title} 服务列表</H3>
         <InputGroup leftIcon="search" placeholder="请输入服务名称" value={search} onChange={(e) => setSearch(e.target.value)} className="service-search" aria-label="搜索服务" />
-        {session.status === 'signedIn' && (
+        {session.status === 'signedIn' && mayUse(session.user, [CREATE_PERMISSION[info.kind]]) && (
           <CreateServiceButton
             kind={info.kind}
             user={session.user}

@@ -3,7 +3,7 @@
  * on each tab, the panels of the settings whose setting.json names that tab.
  * A bucket whose kind does not match the tab's section shows 服务类型不匹配 and goes back to the list.
  */
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Callout, H3, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
@@ -17,6 +17,10 @@ import type { BucketInfo } from '../../shared/buckets';
 import { registry } from '../../../renderers/declarations';
 import { SettingPanel } from '../../../renderers/SettingPanel';
 import { settingIO } from './settingIO';
+import { DomainHttpsPanel } from './DomainHttpsPanel';
+
+/** The edgeCalc tab shows the edge rules (src/console/edge/), a lazy chunk of their own. */
+const EdgeRuleList = lazy(() => import(/* webpackChunkName: "edge" */ '../edge/EdgeRuleList'));
 
 export const KIND_MISMATCH_TEXT = '服务类型不匹配';
 /** Overseas services that are not ready (spec 000 §2.11). */
@@ -101,7 +105,10 @@ export default function ServicePage() {
         })}
       </Tabs>
       <div className="tab-content" role="tabpanel">
-        {panels.length === 0 ? (
+        {parsed.family === 'https' && <DomainHttpsPanel bucketName={bucket.bucket_name} locked={locked} />}
+        {parsed.family === 'edgeCalc' ? (
+          <Suspense fallback={<Spinner />}><EdgeRuleList bucket={bucket} locked={locked} /></Suspense>
+        ) : panels.length === 0 ? (
           <NonIdealState icon="wrench" title={`${TAB_LABELS[parsed.family]}配置即将开放`} description="该标签页的配置项正在建设中。" />
         ) : (
           panels.map((d) => (

@@ -1,10 +1,10 @@
 /** The signed-in frame: top bar with the account menu, product menu on the left, the page. */
 import { Suspense } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
 import { businessTypeAtom, sessionAtom } from '../state';
-import { GALLERY_MENU, PRODUCT_MENU, sectionTitle } from './menu';
+import { ACCOUNT_MENU, GALLERY_MENU, menuFor, sectionTitle } from './menu';
 import { useGalleryAvailable } from '../gallery/available';
 import { ServiceSearch } from './ServiceSearch';
 import dayjs from 'dayjs';
@@ -18,6 +18,7 @@ export default function Shell() {
   const { pathname } = useLocation();
   const user = session.status === 'signedIn' ? session.user : null;
   const galleryAvailable = useGalleryAvailable(user);
+  const navigate = useNavigate();
   return (
     <BlueprintProvider>
     <div className="shell">
@@ -42,6 +43,14 @@ export default function Shell() {
               <Menu>
                 <MenuItem text={user?.username} disabled />
                 <MenuDivider />
+                {user && !user.child && (
+                  <>
+                    {ACCOUNT_MENU.map((m) => (
+                      <MenuItem key={m.path} icon={m.icon} text={m.label} onClick={() => navigate(m.path)} />
+                    ))}
+                    <MenuDivider />
+                  </>
+                )}
                 <MenuItem icon="log-out" text="退出登录" href="/accounts/signout/" />
               </Menu>
             }
@@ -56,7 +65,7 @@ export default function Shell() {
             <li>
               <NavLink to="/dashboard/">概览</NavLink>
             </li>
-            {PRODUCT_MENU.map((m) =>
+            {(user ? menuFor(user) : []).map((m) =>
               m.path ? (
                 <li key={m.label}>
                   {/* a service page belongs to its kind's entry too */}

@@ -1,10 +1,14 @@
 import { KINDS, type ServiceKind } from '../../shared/services';
+import { isChild, mayUse, type Holder, type Need } from '../../shared/permissions';
+import { mayOpen } from '../access';
 
 /** The product menu (spec 000 §1 "Menu product names"); entries without a path are later sections. */
 export interface MenuEntry {
   label: string;
   path?: string;
   kind?: ServiceKind;
+  /** what a sub-account must hold to see an entry without a page of its own */
+  needs?: Need[];
 }
 
 export const PRODUCT_MENU: MenuEntry[] = [
@@ -16,10 +20,12 @@ export const PRODUCT_MENU: MenuEntry[] = [
   { label: 'WebSocket', path: '/services/ws/', kind: 'websocket' },
   { label: '海外加速', path: '/services/overseas/', kind: 'overseas' },
   { label: '云处理' },
-  { label: 'SSL 证书' },
+  { label: 'SSL 证书', path: '/toolbox/ssl/' },
+  { label: '刷新预热', path: '/purge/purge_url/' },
+  { label: '统计分析', path: '/stats/' },
   { label: '短信服务' },
   { label: '一键登录' },
-  { label: '内容审核' },
+  { label: '内容审核', needs: ['cloud_audit'] },
   { label: '流量营销' },
   { label: '跨平台存储' },
   { label: 'DDoS 高防 IP' },
@@ -50,3 +56,20 @@ export function sectionTitle(businessType: string | null): string {
 }
 
 export const KIND_TITLES: Record<ServiceKind, string> = Object.fromEntries(Object.values(KINDS).map((k) => [k.kind, k.title])) as Record<ServiceKind, string>;
+
+/**
+ * The entries a user sees: everything for a main account; for a sub-account only the products it
+ * holds (spec 000 §6), so never an entry that would send it back to the dashboard.
+ */
+export function menuFor(user: Holder): MenuEntry[] {
+  if (!isChild(user)) return PRODUCT_MENU;
+  return PRODUCT_MENU.filter((m) => (m.path ? mayOpen(user, m.path) : Boolean(m.needs?.length) && mayUse(user, m.needs)));
+}
+
+/** The account menu of main accounts (spec 000 §2.4). */
+export const ACCOUNT_MENU: { label: string; path: string; icon: 'new-person' | 'history' | 'id-number' | 'shield' }[] = [
+  { label: '子账号管理', path: '/account/subaccount/', icon: 'new-person' },
+  { label: '操作日志', path: '/account/log/', icon: 'history' },
+  { label: '账号信息', path: '/account/profile/', icon: 'id-number' },
+  { label: '安全设置', path: '/account/security/', icon: 'shield' },
+];

@@ -71,6 +71,12 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
       throw new ApiError(21108, 400);
     }
     if (user.status === 'frozen' || user.status === 'blocked') throw new ApiError(21104, 403);
+    if (user.status === 'disabled') throw new ApiError(41014, 403);
+    if (user.parent_id !== null) {
+      // a sub-account cannot sign in while its main account is frozen or blocked
+      const parent = await db.selectFrom('users').select('status').where('id', '=', user.parent_id).executeTakeFirst();
+      if (!parent || parent.status === 'frozen' || parent.status === 'blocked') throw new ApiError(21104, 403);
+    }
     return { user, username: key };
   }
 

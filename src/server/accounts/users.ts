@@ -25,7 +25,7 @@ export function publicUser(
 export async function usageOf(db: DB, accountId: number): Promise<Usage> {
   const row = await db
     .selectFrom('users')
-    .select(['money', 'actual_charge', 'resource_flow_remain'])
+    .select(['money', 'actual_charge', 'resource_flow_remain', 'pcdn_open', 'mingmou'])
     .where('id', '=', accountId)
     .executeTakeFirstOrThrow();
   const money = Number(row.money);
@@ -35,8 +35,9 @@ export async function usageOf(db: DB, accountId: number): Promise<Usage> {
     actual_charge: actual,
     gift: Math.round((money - actual) * 100) / 100,
     resource_flow_remain: Number(row.resource_flow_remain),
-    pcdn_open: false,
-    mingmou: false,
+    // usage flags of spec 001 §3 (migration 0005_statistics)
+    pcdn_open: Boolean(row.pcdn_open),
+    mingmou: Boolean(row.mingmou),
   };
 }
 

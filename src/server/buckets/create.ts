@@ -11,6 +11,10 @@ import { ok } from '../http/envelope';
 import { usageOf } from '../accounts/users';
 import { creationRefusal, type ServiceKind } from '../../shared/services';
 import { bucketInfo, domainsOf, type BucketRow } from './repo';
+import { assertMayUse } from '../http/access';
+import { CREATE_PERMISSION, type Need } from '../../shared/permissions';
+
+const CREATE_PERMISSIONS: Need[] = [...new Set(Object.values(CREATE_PERMISSION))];
 
 interface CreateBody {
   bucket_name: string;
@@ -25,9 +29,11 @@ export function cnameFor(bucketName: string): string {
 }
 
 export function createBucketRoutes(app: FastifyInstance, db: DB): void {
-  app.put<{ Body: CreateBody }>('/api/buckets/', { config: { access: 'user' }, schema: { body: createServiceSchema } }, async (req) => {
+  app.put<{ Body: CreateBody }>('/api/buckets/', { config: { access: 'user', needs: CREATE_PERMISSIONS }, schema: { body: createServiceSchema } }, async (req) => {
     const user = req.user!;
     const body = req.body;
+    // a sub-account creates only the kinds it may create (spec 000 §6: create_cdn, create_file, …)
+    assertMayUse(user, [CREATE_PERMISSION[body.kind]]);
     const usage = await usageOf(db, user.account_id);
     const refusal = creationRefusal(body.kind, { ...user, money: usage.money });
     if (refusal) throw new ApiError(refusal, 403);

@@ -6,7 +6,7 @@ import type { DB } from '../db';
 import { ok } from '../http/envelope';
 import { SERVICE_KINDS, SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
 import type { CursorPager } from '../../shared/buckets';
-import { bucketForUser, bucketInfo, domainsOf, type BucketRow } from './repo';
+import { bucketForUser, bucketInfo, domainsOf, visibleTo, type BucketRow } from './repo';
 
 interface ListQuery {
   limit: number;
@@ -36,7 +36,8 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
     const like = q.bucket_name ? `%${q.bucket_name.replace(/[\\%_]/g, (c) => '\\' + c)}%` : '';
     /** The account's buckets matching the filters, before paging. */
     const scoped = () => {
-      let query = db.selectFrom('buckets').selectAll().where('owner_id', '=', user.account_id);
+      // a sub-account lists only the kinds it holds and, with authorized_service, its granted buckets
+      let query = visibleTo(db.selectFrom('buckets').selectAll(), user);
       if (q.business_type) query = query.where('kind', '=', q.business_type);
       if (like) query = query.where('name', 'ilike', like);
       return query;
@@ -69,10 +70,7 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
 
   /** Services per kind of the account (dashboard). */
   app.get('/api/buckets/summary/', { config: { access: 'user' } }, async (req) => {
-    const rows = await db
-      .selectFrom('buckets')
-      .select(['kind', db.fn.countAll<number>().as('n')])
-      .where('owner_id', '=', req.user!.account_id)
+    const rows = await visibleTo(db.selectFrom('buckets').select(['kind', db.fn.countAll<number>().as('n')]), req.user!)
       .groupBy('kind')
       .execute();
     const counts = Object.fromEntries(SERVICE_KINDS.map((k) => [k, 0])) as Record<string, number>;
@@ -83,7 +81,7 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
   app.get<{ Querystring: { bucket_name: string } }>(
     '/api/buckets/info/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', bucket: 'query' },
       schema: {
         querystring: {
           type: 'object',

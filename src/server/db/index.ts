@@ -36,7 +36,9 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
 }
 
 export async function migrate(db: DB): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // several sections add migrations side by side (0003, 0004, …): a database that ran a later one
+  // first still runs an earlier one added afterwards
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

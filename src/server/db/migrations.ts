@@ -120,6 +120,205 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_subaccounts': {
+    // buckets granted to sub-accounts (spec 000 §3 "Bucket authorization"), and the operation log's
+    // "who" kept after a sub-account is deleted
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('child_buckets')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('child_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('bucket_id', 'integer', (c) => c.notNull().references('buckets.id').onDelete('cascade'))
+        .addColumn('bucket_type', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addUniqueConstraint('child_buckets_child_bucket', ['child_id', 'bucket_id'])
+        .execute();
+      await db.schema.createIndex('child_buckets_child_type').on('child_buckets').columns(['child_id', 'bucket_type', 'id']).execute();
+      await db.schema.createIndex('child_buckets_bucket').on('child_buckets').column('bucket_id').execute();
+      await db.schema.createIndex('users_parent').on('users').column('parent_id').execute();
+      await db.schema.alterTable('operation_logs').addColumn('username', 'text').execute();
+      await db.schema.createIndex('operation_logs_account_id').on('operation_logs').columns(['account_id', 'id']).execute();
+    },
+  },
+  '0006_certificates': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('certificates')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('common_name', 'text', (c) => c.notNull())
+        .addColumn('domains', 'jsonb', (c) => c.notNull())
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('serial', 'text', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
+        .addColumn('valid_from', 'timestamptz', (c) => c.notNull())
+        .addColumn('valid_to', 'timestamptz', (c) => c.notNull())
+        .addColumn('certificate', 'text', (c) => c.notNull())
+        .addColumn('private_key', 'text', (c) => c.notNull())
+        .addColumn('enc_crt', 'text')
+        .addColumn('enc_pkey', 'text')
+        .addColumn('gm', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('remark', 'text')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addUniqueConstraint('certificates_account_fingerprint', ['account_id', 'fingerprint'])
+        .execute();
+      await db.schema
+        .createTable('domain_https')
+        .addColumn('domain_id', 'integer', (c) => c.primaryKey().references('bucket_domains.id').onDelete('cascade'))
+        .addColumn('certificate_id', 'integer', (c) => c.references('certificates.id').onDelete('restrict'))
+        .addColumn('https', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('force_https', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema.createIndex('domain_https_certificate').on('domain_https').column('certificate_id').execute();
+    },
+  },
+  '0003_edge_rules': {
+    // edge rules of a service (spec 002 §3): priorities 1..n per bucket, kept without gaps by src/server/edge/repo.ts
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('edge_rules')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('bucket_id', 'integer', (c) => c.notNull().references('buckets.id').onDelete('cascade'))
+        .addColumn('describe', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('priority', 'integer', (c) => c.notNull())
+        .addColumn('break', 'boolean', (c) => c.notNull().defaultTo(false))
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text')
+        .addColumn('content', 'jsonb')
+        .addColumn('pattern', 'text')
+        .addColumn('rule', 'text')
+        .addColumn('created_by', 'integer', (c) => c.notNull())
+        .addColumn('updated_by', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema.createIndex('edge_rules_bucket_priority').on('edge_rules').columns(['bucket_id', 'priority']).execute();
+    },
+  },
+  '0005_statistics': {
+    // traffic statistics (docs/statistics.md): 5-minute rows without region/carrier, hourly and daily
+    // rollups, region × carrier breakdowns hourly and daily, the ingestion landing table, ingestion
+    // tokens and the per-account billing mode (amount_cal_type) that turns the 95 line on
+    async up(db: Kysely<any>) {
+      const metrics = (t: any) =>
+        t
+          .addColumn('account_id', 'integer', (c: any) => c.notNull())
+          .addColumn('bucket_id', 'integer', (c: any) => c.notNull())
+          .addColumn('bytes', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('reqs', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('hit_reqs', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('dyn_reqs', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('https_reqs', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('bytes_v6', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('reqs_v6', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('bs_bytes', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('bs_reqs', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('p_bytes', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('p_reqs', 'bigint', (c: any) => c.notNull().defaultTo(0));
+      const health = (t: any) =>
+        t
+          .addColumn('s2xx', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('s3xx', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('s4xx', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('s5xx', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('time_ms', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('attack_bytes', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('filtered_bytes', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('xss', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('sql_inj', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('other_attack', 'bigint', (c: any) => c.notNull().defaultTo(0));
+      // 5-minute rows: one per domain, stored flow type, live direction ('' otherwise) and slot
+      await health(metrics(db.schema.createTable('traffic_5m').addColumn('domain_id', 'integer', (c) => c.notNull()).addColumn('flow_type', 'text', (c) => c.notNull()).addColumn('direction', 'text', (c) => c.notNull()).addColumn('slot', 'timestamptz', (c) => c.notNull())))
+        .addPrimaryKeyConstraint('traffic_5m_pk', ['domain_id', 'flow_type', 'direction', 'slot'])
+        .execute();
+      for (const [table, time] of [['traffic_1h', 'hour'], ['traffic_1d', 'day']] as const) {
+        await health(metrics(db.schema.createTable(table).addColumn('domain_id', 'integer', (c) => c.notNull()).addColumn('flow_type', 'text', (c) => c.notNull()).addColumn('direction', 'text', (c) => c.notNull()).addColumn(time, 'timestamptz', (c) => c.notNull())))
+          // the largest 5-minute edge byte count inside the hour or day, and when
+          .addColumn('peak_bytes', 'bigint', (c: any) => c.notNull().defaultTo(0))
+          .addColumn('peak_at', 'timestamptz')
+          .addPrimaryKeyConstraint(`${table}_pk`, ['domain_id', 'flow_type', 'direction', time])
+          .execute();
+      }
+      for (const [table, time] of [['traffic_geo_1h', 'hour'], ['traffic_geo_1d', 'day']] as const) {
+        await metrics(db.schema.createTable(table).addColumn('domain_id', 'integer', (c) => c.notNull()).addColumn('flow_type', 'text', (c) => c.notNull()).addColumn('direction', 'text', (c) => c.notNull()).addColumn(time, 'timestamptz', (c) => c.notNull()).addColumn('region', 'text', (c) => c.notNull()).addColumn('carrier', 'text', (c) => c.notNull()))
+          .addPrimaryKeyConstraint(`${table}_pk`, ['domain_id', 'flow_type', 'direction', time, 'region', 'carrier'])
+          .execute();
+      }
+      // what a log pipeline sent for a slot, at full grain; rollups are rebuilt from it
+      await health(
+        db.schema
+          .createTable('traffic_ingest')
+          .addColumn('account_id', 'integer', (c) => c.notNull())
+          .addColumn('bucket_id', 'integer', (c) => c.notNull())
+          .addColumn('domain_id', 'integer', (c) => c.notNull())
+          .addColumn('slot', 'timestamptz', (c) => c.notNull())
+          .addColumn('flow_type', 'text', (c) => c.notNull())
+          .addColumn('direction', 'text', (c) => c.notNull())
+          .addColumn('region', 'text', (c) => c.notNull())
+          .addColumn('carrier', 'text', (c) => c.notNull())
+          .addColumn('flow_source', 'text', (c) => c.notNull())
+          .addColumn('ip_type', 'text', (c) => c.notNull())
+          .addColumn('bytes', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('reqs', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('hit_reqs', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('dyn_reqs', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('https_reqs', 'bigint', (c) => c.notNull().defaultTo(0)) as any,
+      )
+        .addColumn('received_at', 'timestamptz', (c: any) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint('traffic_ingest_pk', ['domain_id', 'slot', 'flow_type', 'direction', 'region', 'carrier', 'flow_source', 'ip_type'])
+        .execute();
+      await db.schema.createIndex('traffic_ingest_account_slot').on('traffic_ingest').columns(['account_id', 'slot']).execute();
+      await db.schema
+        .createTable('stats_ingest_tokens')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('last_used_at', 'timestamptz')
+        .execute();
+      // the billing mode of spec 001 §3 price_config.<service>.amount_cal_type, until billing owns it
+      await db.schema
+        .createTable('account_price_config')
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('service_type', 'text', (c) => c.notNull())
+        .addColumn('amount_cal_type', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint('account_price_config_pk', ['account_id', 'service_type'])
+        .execute();
+      // how far back each fine tier reaches for an account (the coarse tiers keep the whole history)
+      await db.schema
+        .createTable('traffic_coverage')
+        .addColumn('account_id', 'integer', (c) => c.notNull())
+        .addColumn('tier', 'text', (c) => c.notNull())
+        .addColumn('since', 'timestamptz', (c) => c.notNull())
+        .addPrimaryKeyConstraint('traffic_coverage_pk', ['account_id', 'tier'])
+        .execute();
+      // the usage flags of spec 001 §3 (pcdn_open, mingmou)
+      await db.schema.alterTable('users').addColumn('pcdn_open', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+      await db.schema.alterTable('users').addColumn('mingmou', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+    },
+  },
+  '0007_purge': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('purge_tasks')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('account_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('domain', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().defaultTo('waiting'))
+        .addColumn('run_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('finished_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('purge_tasks_account_time').on('purge_tasks').columns(['account_id', 'created_at']).execute();
+      await db.schema.createIndex('purge_tasks_due').on('purge_tasks').columns(['status', 'run_at']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

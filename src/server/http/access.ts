@@ -1,34 +1,81 @@
 /**
- * Who may call a route is declared next to it (`config: { access }`) and enforced by one hook.
- * A route without a declaration refuses to register, so none is open by accident.
+ * Who may call a route is declared next to it and enforced by one hook. A route without a
+ * declaration refuses to register, so none is open by accident.
  *
- *   public  anyone
- *   user    any signed-in user (main account, sub-account)
- *   parent  main accounts only (spec 000 §6 "parent-only")
+ *   config.access  public   anyone
+ *                  user     any signed-in user (main account, sub-account)
+ *                  parent   main accounts only (spec 000 §6 "parent-only"); with `needs`, a
+ *                           sub-account holding one of them passes too (billing: parent + bill)
+ *   config.needs   permissions a sub-account must hold, any one of them (spec 000 §6: "a page
+ *                  listing several permissions is open if any one is held"); main accounts hold all
+ *   config.bucket  'query' | 'body': the route works on the bucket named by `bucket_name` there; the
+ *                  user must be allowed to reach it (bucketForUser: the account's, and for a
+ *                  sub-account of a kind it holds and, with authorized_service, granted to it)
+ *
+ * Refusals: no session 401 21110; blocked 403 21104; a disabled sub-account 403 41014; parent-only
+ * or a missing permission 403 21111; a bucket out of reach 404 21905 (the same answer as a bucket
+ * that does not exist).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DB } from '../db';
 import { ApiError } from './errors';
+import { mayUse, type Need } from '../../shared/permissions';
+import type { SessionUser } from '../accounts/session';
+import { bucketForUser } from '../buckets/repo';
 
 export type Access = 'public' | 'user' | 'parent';
+export type BucketFrom = 'query' | 'body';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    needs?: Need[];
+    bucket?: BucketFrom;
   }
 }
 
-export function registerAccessControl(app: FastifyInstance): void {
+/** What a route declares, as the route table and the matrix test read it. */
+export interface RouteNeeds {
+  access: Access;
+  needs: Need[];
+  bucket?: BucketFrom;
+}
+
+/** The needs of a declaration: `parent` is `parent_only` plus whatever permissions it lists. */
+export function needsOf(config: { access?: Access; needs?: Need[] }): Need[] {
+  const needs = [...(config.needs ?? [])];
+  if (config.access === 'parent' && !needs.includes('parent_only')) needs.unshift('parent_only');
+  return needs;
+}
+
+/** For a check inside a handler (a need that depends on the payload, e.g. create_cdn for a CDN service). */
+export function assertMayUse(user: SessionUser, needs: Need[]): void {
+  if (!mayUse(user, needs)) throw new ApiError(21111, 403);
+}
+
+export function registerAccessControl(app: FastifyInstance, db?: DB): void {
   app.addHook('onRoute', (route) => {
-    const access = route.config?.access;
-    if (!access && !String(route.url).startsWith('/app/')) {
+    const config = route.config ?? {};
+    if (!config.access && !String(route.url).startsWith('/app/')) {
       throw new Error(`route ${route.method} ${route.url} does not declare config.access`);
+    }
+    if (config.access === 'public' && (config.needs?.length || config.bucket)) {
+      throw new Error(`route ${route.method} ${route.url} is public but declares needs`);
     }
   });
   app.addHook('preHandler', async (req: FastifyRequest) => {
-    const access = req.routeOptions.config?.access ?? 'public';
+    const config = req.routeOptions.config ?? {};
+    const access = config.access ?? 'public';
     if (access === 'public') return;
-    if (!req.user) throw new ApiError(21110, 401);
-    if (req.user.status === 'blocked') throw new ApiError(21104, 403);
-    if (access === 'parent' && req.user.parent_id !== null) throw new ApiError(21111, 403);
+    const user = req.user;
+    if (!user) throw new ApiError(21110, 401);
+    if (user.status === 'blocked') throw new ApiError(21104, 403);
+    if (user.status === 'disabled') throw new ApiError(41014, 403);
+    if (!mayUse(user, needsOf(config))) throw new ApiError(21111, 403);
+    if (config.bucket && db) {
+      const source = (config.bucket === 'query' ? req.query : req.body) as Record<string, unknown> | undefined;
+      const name = source?.bucket_name;
+      if (typeof name === 'string' && name) await bucketForUser(db, user, name);
+    }
   });
 }

@@ -6,11 +6,13 @@ export class ApiError extends Error {
     readonly code: number,
     readonly status = 400,
     readonly errors?: FieldError[],
+    /** Extra data a refusal carries (e.g. the status of a certificate upload). */
+    readonly data?: unknown,
   ) {
     super(`error ${code}`);
   }
   body() {
-    return errorBody(this.code, this.errors);
+    return { ...errorBody(this.code, this.errors), ...(this.data === undefined ? {} : { data: this.data }) };
   }
 }
 

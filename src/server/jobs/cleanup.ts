@@ -1,9 +1,10 @@
 /**
  * Housekeeping, run at start and every hour: expired sessions, old sign-in attempts and codes,
- * and SMS older than 30 days go; operation logs are kept.
+ * purge records older than 3 days and SMS older than 30 days go; operation logs are kept.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
+import { PURGE_RECORD_DAYS } from '../../shared/purge';
 
 const DAY = 86_400_000;
 
@@ -15,6 +16,7 @@ export async function cleanup(db: DB, now = Date.now()): Promise<Record<string, 
   await run('sessions', db.deleteFrom('sessions').where('expires_at', '<', new Date(now)));
   await run('signin_attempts', db.deleteFrom('signin_attempts').where('created_at', '<', new Date(now - DAY)));
   await run('verification_codes', db.deleteFrom('verification_codes').where('expires_at', '<', new Date(now - DAY)));
+  await run('purge_tasks', db.deleteFrom('purge_tasks').where('created_at', '<', new Date(now - PURGE_RECORD_DAYS * DAY)));
   await run('sms_outbox', db.deleteFrom('sms_outbox').where('created_at', '<', new Date(now - 30 * DAY)));
   return counts;
 }

@@ -7,7 +7,8 @@
  * (under /app/, registered by @fastify/static without an access level); the document leaves both out.
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { Access } from '../http/access';
+import { needsOf, type Access, type BucketFrom } from '../http/access';
+import type { Need } from '../../shared/permissions';
 import type { JsonSchema } from '../../../schemas/types';
 
 /** What a route may add about itself to the reference, next to `access` in its config. */
@@ -32,6 +33,10 @@ export interface CollectedRoute {
   /** Fastify's url, with `:param` segments. */
   url: string;
   access?: Access;
+  /** What a sub-account must hold (`parent_only` for parent routes, then any one of the permissions). */
+  needs?: Need[];
+  /** The route works on the bucket named by bucket_name in the query or the body. */
+  bucket?: BucketFrom;
   querystring?: JsonSchema;
   params?: JsonSchema;
   body?: JsonSchema;
@@ -49,12 +54,14 @@ export function collectRoutes(app: FastifyInstance): CollectedRoute[] {
   tables.set(app, table);
   app.addHook('onRoute', (route: RouteOptions) => {
     const schema = (route.schema ?? {}) as Record<string, unknown>;
-    const config = (route.config ?? {}) as { access?: Access; openapi?: RouteDoc };
+    const config = (route.config ?? {}) as { access?: Access; needs?: Need[]; bucket?: BucketFrom; openapi?: RouteDoc };
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
       table.push({
         method: String(method).toUpperCase(),
         url: route.url,
         access: config.access,
+        needs: config.access ? needsOf(config) : undefined,
+        bucket: config.bucket,
         querystring: (schema.querystring ?? schema.query) as JsonSchema | undefined,
         params: schema.params as JsonSchema | undefined,
         body: schema.body as JsonSchema | undefined,

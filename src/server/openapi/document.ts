@@ -140,6 +140,8 @@ function baseOperation(route: CollectedRoute, path: string) {
     ...(summary ? { summary } : {}),
     ...(description ? { description } : {}),
     'x-access': route.access ?? 'public',
+    ...(route.needs?.length ? { 'x-needs': route.needs } : {}),
+    ...(route.bucket ? { 'x-bucket': route.bucket } : {}),
     security: route.access && route.access !== 'public' ? [{ sid: [] }] : [],
   };
 }
@@ -243,7 +245,7 @@ export function buildOpenApi(table: readonly CollectedRoute[], registry: Setting
       title: opts.title ?? '云控制台 API',
       version: opts.version ?? '0.1.0',
       description:
-        '由服务端的路由表与设置声明自动生成。所有响应使用统一的信封：成功时 {result: true, error_code: 0, data}，失败时 {result: false, error_code, message, errors?}，message 为中文提示。x-access 标明调用权限：public 公开、user 已登录用户、parent 仅主账号。',
+        '由服务端的路由表与设置声明自动生成。所有响应使用统一的信封：成功时 {result: true, error_code: 0, data}，失败时 {result: false, error_code, message, errors?}，message 为中文提示。x-access 标明调用权限：public 公开、user 已登录用户、parent 仅主账号；x-needs 列出子账号须持有的权限（parent_only 表示仅主账号，其余权限持有其一即可）；x-bucket 表示须能访问 bucket_name 指定的服务（query 或 body）。',
     },
     servers: [{ url: '/' }],
     tags: TAGS.filter((t) => usedTags.has(t.name)),

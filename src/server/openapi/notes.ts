@@ -35,6 +35,7 @@ export const TAGS: { name: string; description: string; prefixes: string[] }[] =
   { name: '设置样例库', description: '产品与测试人员查看设置声明与样例', prefixes: ['/api/schemas/'] },
   { name: 'API 文档', description: '本文档与参考页面', prefixes: ['/api/openapi.json', '/api/docs/'] },
   { name: '测试工具', description: '仅测试服务器提供', prefixes: ['/api/dev/'] },
+  { name: '统计分析', description: '流量统计、占比、用量历史、95 带宽、下载与数据上报（docs/statistics.md）', prefixes: ['/api/flow/', '/api/cdn/', '/api/scdn/', '/api/stats/', '/api/domains/'] },
   { name: '其他', description: '其他接口', prefixes: [] },
 ];
 

@@ -1,9 +1,11 @@
 /**
  * The demo data of the first start: accounts demo and demo2fa (password demo123456) and, for demo,
- * two services of every kind with domains. Runs only on an empty users table.
+ * two services of every kind with domains; demo's sub-account demo_ops (CDN and statistics on the
+ * granted service demo-www) and the unverified main account demonew. Runs only on an empty users table.
  */
 import type { DB } from '../db';
 import { hashPassword } from '../accounts/passwords';
+import { seedDemoCertificate } from '../certificates/seed';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/services';
 
 export const DEMO_PASSWORD = 'demo123456';
@@ -78,5 +80,23 @@ export async function seedDemo(db: DB): Promise<boolean> {
   // demo2fa owns one service, so isolation between accounts can be seen
   const other = await db.insertInto('buckets').values({ name: 'secure-www', owner_id: twofa.id, kind: 'cdn', remark: '另一账号的服务' }).returning('id').executeTakeFirstOrThrow();
   await db.insertInto('bucket_domains').values({ bucket_id: other.id, domain: 'www.secure-example.com', cname: 'secure-www.cdn-cname.example.net' }).execute();
+  // demo_ops: a sub-account of demo with CDN and statistics, limited to one granted CDN service (spec 000 §6)
+  const ops = await db
+    .insertInto('users')
+    .values({ username: DEMO_SUBACCOUNT, email: null, mobile: null, password_hash: hash, verify_status: 'yes', two_step: false, parent_id: demo.id, nickname: '运维同事', permissions: JSON.stringify(['cdn', 'stats', 'authorized_service']), money: 0, actual_charge: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const granted = await db.selectFrom('buckets').select('id').where('name', '=', DEMO_SUBACCOUNT_BUCKET).executeTakeFirstOrThrow();
+  await db.insertInto('child_buckets').values({ child_id: ops.id, bucket_id: granted.id, bucket_type: 'cdn' }).execute();
+  // demonew: a main account that has not completed real-name verification (it cannot create sub-accounts)
+  await db
+    .insertInto('users')
+    .values({ username: 'demonew', email: 'demonew@example.com', mobile: '13600136000', password_hash: hash, verify_status: 'not', two_step: false, parent_id: null, permissions: '[]', money: '0.00', actual_charge: '0.00' })
+    .execute();
+  await seedDemoCertificate(db, demo.id);
   return true;
 }
+
+/** The demo sub-account and the one service granted to it. */
+export const DEMO_SUBACCOUNT = 'demo_ops';
+export const DEMO_SUBACCOUNT_BUCKET = 'demo-www';

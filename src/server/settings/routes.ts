@@ -70,7 +70,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
   app.get<{ Params: { id: string }; Querystring: { bucket_name: string } }>(
     '/api/settings/:id/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', bucket: 'query' },
       schema: {
         querystring: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { required: { bucket_name: '请填写服务名称' } } },
       },
@@ -93,7 +93,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
   app.post<{ Params: { id: string }; Body: { bucket_name: string } & Record<string, unknown> }>(
     '/api/settings/:id/',
     {
-      config: { access: 'user' },
+      config: { access: 'user', bucket: 'body' },
       schema: {
         body: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { type: '请求内容须为 JSON 对象', required: { bucket_name: '请填写服务名称' } } },
       },

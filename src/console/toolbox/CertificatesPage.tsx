@@ -1,0 +1,272 @@
+/**
+ * /toolbox/ssl/: the account's certificates (spec 002 Certificates): upload (the certificate
+ * declaration rendered by the engine, parsed for real by the server), view, download, delete.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import type { IChangeEvent } from '@rjsf/core';
+import dayjs from 'dayjs';
+import certificateSchema from '../../../schemas/forms/certificate/schema.json';
+import certificateUi from '../../../schemas/forms/certificate/ui.json';
+import { ThemedForm, transformErrors, validator } from '../../../renderers/theme';
+import { lacksIntermediate } from '../../../schemas/pem';
+import { api, ApiFailure, failureText } from '../api/client';
+import { notify } from '../common/toaster';
+import type { CertificateInfo } from '../../shared/certificates';
+import type { CursorPager } from '../../shared/buckets';
+
+const DATE = 'YYYY-MM-DD HH:mm:ss';
+
+/** What each upload status means to a person (spec 002 §4: 0 parsed … 4 key mismatch). */
+export const STATUS_TEXT: Record<number, string> = {
+  0: '证书解析成功',
+  1: '证书解析失败',
+  2: '证书已存在',
+  3: '证书已过期',
+  4: '证书与私钥不匹配',
+};
+
+function DaysLeft({ days }: { days: number }) {
+  if (days < 0) return <Tag intent="danger">已过期</Tag>;
+  return <Tag intent={days <= 30 ? 'warning' : 'success'} minimal>{days} 天</Tag>;
+}
+
+export default function CertificatesPage() {
+  const [rows, setRows] = useState<CertificateInfo[] | null>(null);
+  const [pager, setPager] = useState<CursorPager>({ since: null, max: null });
+  const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [viewing, setViewing] = useState<CertificateInfo | null>(null);
+  const [deleting, setDeleting] = useState<CertificateInfo | null>(null);
+  const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const res = await api.get<{ data: CertificateInfo[]; pager: CursorPager }>('/api/https/certificate/list/', { limit: 10, ...cursor });
+      setRows(res.data);
+      setPager(res.pager);
+      setFailure(null);
+    } catch (e) {
+      setFailure(failureText(e));
+      setRows([]);
+    }
+  }, [cursor]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function remove() {
+    if (!deleting) return;
+    try {
+      await api.del(`/api/https/certificate/?certificate_id=${deleting.certificate_id}`);
+      notify('删除成功!', 'success');
+      setDeleting(null);
+      await load();
+    } catch (e) {
+      setDeleteFailure(failureText(e));
+    }
+  }
+
+  return (
+    <div className="certificates-page">
+      <div className="page-head">
+        <H3>SSL 证书</H3>
+        <Button intent="primary" icon="upload" className="upload-certificate" onClick={() => setUploading(true)} style={{ marginLeft: 'auto' }}>
+          上传证书
+        </Button>
+      </div>
+      {failure && <Callout intent="danger">{failure}</Callout>}
+      {rows === null ? (
+        <Spinner />
+      ) : rows.length === 0 ? (
+        <NonIdealState icon="lock" title="暂无证书" description="上传已有证书后，即可在服务的 HTTPS 配置中为域名开启 HTTPS。" />
+      ) : (
+        <HTMLTable className="service-table certificate-table" striped>
+          <thead>
+            <tr>
+              <th>证书</th>
+              <th>绑定域名</th>
+              <th>颁发机构</th>
+              <th>到期时间</th>
+              <th>剩余</th>
+              <th>操作</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((c) => (
+              <tr key={c.certificate_id}>
+                <td>
+                  <div className="cert-name">{c.common_name}</div>
+                  {c.remark && <div className="cert-remark">{c.remark}</div>}
+                </td>
+                <td>{c.bound?.length ? c.bound.map((d) => <Tag key={d} minimal className="domain-tag">{d}</Tag>) : <span className="muted">未绑定</span>}</td>
+                <td>{c.issuer}</td>
+                <td>{dayjs(c.valid_to).format(DATE)}</td>
+                <td>
+                  <DaysLeft days={c.days_left} />
+                </td>
+                <td>
+                  <ButtonGroup variant="minimal">
+                    <Button text="查看" onClick={() => setViewing(c)} />
+                    <Button text="下载" onClick={() => window.location.assign(`/api/https/certificate/download?certificate_id=${c.certificate_id}`)} />
+                    <Button
+                      text="删除"
+                      intent="danger"
+                      onClick={() => {
+                        setDeleteFailure(null);
+                        setDeleting(c);
+                      }}
+                    />
+                  </ButtonGroup>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      <ButtonGroup className="pager">
+        <Button icon="chevron-left" aria-label="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
+        <Button icon="chevron-right" aria-label="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
+      </ButtonGroup>
+      {uploading && (
+        <UploadDialog
+          onClose={() => setUploading(false)}
+          onUploaded={async () => {
+            setUploading(false);
+            await load();
+          }}
+        />
+      )}
+      <ViewDialog certificate={viewing} onClose={() => setViewing(null)} />
+      <Alert isOpen={deleting !== null} intent="danger" cancelButtonText="取消" confirmButtonText="删除" onCancel={() => setDeleting(null)} onConfirm={remove}>
+        <p>确定删除证书 {deleting?.common_name} 吗？删除后不可恢复。</p>
+        {deleteFailure && (
+          <Callout intent="danger" compact role="alert">
+            {deleteFailure}
+          </Callout>
+        )}
+      </Alert>
+    </div>
+  );
+}
+
+function ViewDialog({ certificate: c, onClose }: { certificate: CertificateInfo | null; onClose(): void }) {
+  return (
+    <Dialog isOpen={c !== null} title="查看证书" onClose={onClose} className="setting-dialog">
+      {c && (
+        <DialogBody>
+          <HTMLTable compact className="cert-detail">
+            <tbody>
+              <tr><th>通用名称</th><td>{c.common_name}</td></tr>
+              <tr><th>包含域名</th><td>{c.domains.join('，')}</td></tr>
+              <tr><th>颁发机构</th><td>{c.issuer}</td></tr>
+              <tr><th>有效期</th><td>{dayjs(c.valid_from).format(DATE)} 至 {dayjs(c.valid_to).format(DATE)}</td></tr>
+              <tr><th>剩余天数</th><td><DaysLeft days={c.days_left} /></td></tr>
+              <tr><th>序列号</th><td className="mono">{c.serial}</td></tr>
+              <tr><th>SHA-256 指纹</th><td className="mono">{c.fingerprint}</td></tr>
+              <tr><th>国密证书</th><td>{c.gm ? '是' : '否'}</td></tr>
+            </tbody>
+          </HTMLTable>
+        </DialogBody>
+      )}
+      <DialogFooter actions={<Button onClick={onClose}>关闭</Button>} />
+    </Dialog>
+  );
+}
+
+/** Step 1 the form, step 2 the parse result (spec 002 §4 "add then parse"). */
+function UploadDialog({ onClose, onUploaded }: { onClose(): void; onUploaded(): void }) {
+  const [formData, setFormData] = useState<Record<string, unknown>>({ certificate: '', private_key: '', gm: false });
+  const [result, setResult] = useState<{ status: number; message: string; info?: CertificateInfo } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [valid, setValid] = useState(false);
+  const formRef = useRef<any>(null);
+  const warnIntermediate = typeof formData.certificate === 'string' && lacksIntermediate(formData.certificate);
+
+  async function submit() {
+    if (!formRef.current?.validateForm()) return;
+    setSaving(true);
+    try {
+      const { remark, ...rest } = formData;
+      const res = await api.post<{ data: CertificateInfo & { status: number } }>('/api/https/certificate/', { ...rest, ...(remark ? { remark } : {}) });
+      setResult({ status: 0, message: STATUS_TEXT[0], info: res.data });
+    } catch (e) {
+      const status = e instanceof ApiFailure ? ((e.data as { status?: number } | undefined)?.status ?? 1) : 1;
+      setResult({ status, message: failureText(e) });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Dialog isOpen title="上传证书" onClose={onClose} className="setting-dialog certificate-dialog" canOutsideClickClose={false}>
+      <DialogBody>
+        {result ? (
+          <Callout intent={result.status === 0 ? 'success' : 'danger'} title={STATUS_TEXT[result.status] ?? STATUS_TEXT[1]} className="upload-result">
+            {result.status === 0 && result.info ? (
+              <>
+                <p>通用名称：{result.info.common_name}</p>
+                <p>包含域名：{result.info.domains.join('，')}</p>
+                <p>到期时间：{dayjs(result.info.valid_to).format(DATE)}</p>
+              </>
+            ) : (
+              <p>{result.message}</p>
+            )}
+          </Callout>
+        ) : (
+          <>
+            {warnIntermediate && (
+              <Callout intent="warning" className="setting-warning">
+                只检测到一个证书，可能缺少中间证书；部分浏览器可能无法验证证书链，建议按顺序粘贴服务器证书和中间证书。
+              </Callout>
+            )}
+            <ThemedForm
+              ref={formRef}
+              tagName="div"
+              schema={certificateSchema as object}
+              uiSchema={{ ...certificateUi, 'ui:submitButtonOptions': { norender: true } }}
+              formData={formData}
+              validator={validator}
+              liveValidate="onChange"
+              showErrorList={false}
+              noHtml5Validate
+              transformErrors={transformErrors}
+              onChange={(e: IChangeEvent) => {
+                setFormData(e.formData);
+                setValid((e.errors ?? []).length === 0 && Boolean(e.formData.certificate) && Boolean(e.formData.private_key));
+              }}
+              onError={() => undefined}
+            />
+          </>
+        )}
+      </DialogBody>
+      <DialogFooter
+        actions={
+          result ? (
+            result.status === 0 ? (
+              <Button intent="primary" onClick={onUploaded}>
+                完成
+              </Button>
+            ) : (
+              <>
+                <Button onClick={onClose}>取消</Button>
+                <Button intent="primary" onClick={() => setResult(null)}>
+                  返回修改
+                </Button>
+              </>
+            )
+          ) : (
+            <>
+              <Button onClick={onClose}>取消</Button>
+              <Button intent="primary" onClick={submit} disabled={!valid} loading={saving} className="upload-confirm">
+                提交
+              </Button>
+            </>
+          )
+        }
+      />
+    </Dialog>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * The selector lists of the statistics screen (spec 001 §2.4, §4 "Selector paging"): services of a
+ * flow type's kinds and their accelerated domains, searched by part of the name, 10 a page with the
+ * cursor pager of /api/buckets/ (previous: since; next: max; a cursor only when there is a page).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { DB } from '../db';
+import type { Need } from '../../shared/permissions';
+import { ok } from '../http/envelope';
+import { visibleTo } from '../buckets/repo';
+import { malformed } from './scope';
+import { FLOW_TYPES, FLOW_TYPE_KINDS, SELECTOR_PAGE_SIZE, type FlowType } from '../../shared/stats/constants';
+import type { CursorPager } from '../../shared/buckets';
+
+interface ListQuery {
+  flow_type?: string;
+  search?: string;
+  bucket_name?: string;
+  domain?: string;
+  limit?: string;
+  since?: string;
+  max?: string;
+}
+
+function listParams(q: ListQuery) {
+  const flowType = (q.flow_type || 'cdn') as FlowType;
+  if (!FLOW_TYPES.includes(flowType)) throw malformed([{ path: '/flow_type', message: '不支持的流量类型' }]);
+  const int = (v: string | undefined, name: string) => {
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d+$/.test(v)) throw malformed([{ path: '/' + name, message: '分页参数不正确' }]);
+    return Number(v);
+  };
+  const limit = int(q.limit, 'limit') ?? SELECTOR_PAGE_SIZE;
+  if (limit < 1 || limit > 200) throw malformed([{ path: '/limit', message: '每页数量为 1 - 200' }]);
+  return { flowType, limit, since: int(q.since, 'since'), max: int(q.max, 'max') };
+}
+
+/** Keyset paging over ids, both ways, as GET /api/buckets/ does it. */
+async function page<T extends { id: number }>(fetch: (where: { op: '<' | '>'; id: number } | null, desc: boolean, limit: number) => Promise<T[]>, limit: number, since?: number, max?: number) {
+  const backwards = since !== undefined && max === undefined;
+  const rows = await fetch(max !== undefined ? { op: '>', id: max } : backwards ? { op: '<', id: since! } : null, backwards, limit + 1);
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit);
+  if (backwards) items.reverse();
+  const pager: CursorPager = { since: null, max: null };
+  if (items.length) {
+    const first = items[0].id;
+    const last = items[items.length - 1].id;
+    if (backwards ? more : (await fetch({ op: '<', id: first }, true, 1)).length > 0) pager.since = first;
+    if (backwards ? (await fetch({ op: '>', id: last }, false, 1)).length > 0 : more) pager.max = last;
+  }
+  return { items, pager };
+}
+
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+
+export function listRoutes(app: FastifyInstance, db: DB): void {
+  const config = { access: 'user' as const, needs: ['stats'] as Need[] };
+  app.get<{ Querystring: ListQuery }>('/api/stats/buckets/', { config: { ...config, openapi: { summary: '统计选择器：某流量类型的服务（分页、按名称搜索）' } } }, async (req) => {
+    const { flowType, limit, since, max } = listParams(req.query);
+    const search = (req.query.search ?? req.query.bucket_name ?? '').trim();
+    const { items, pager } = await page(
+      (where, desc, n) => {
+        let q = visibleTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark']), req.user!).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
+        if (search) q = q.where('buckets.name', 'ilike', like(search));
+        if (where) q = q.where('buckets.id', where.op, where.id);
+        return q.orderBy('buckets.id', desc ? 'desc' : 'asc').limit(n).execute();
+      },
+      limit,
+      since,
+      max,
+    );
+    const domains = items.length ? await db.selectFrom('bucket_domains').select(['bucket_id', 'domain']).where('bucket_id', 'in', items.map((b) => b.id)).orderBy('id').execute() : [];
+    return ok(
+      items.map((b) => ({ bucket_id: b.id, bucket_name: b.name, kind: b.kind, type: b.kind === 'file' ? 'file' : 'ucdn', remark: b.remark, domains: domains.filter((d) => d.bucket_id === b.id).map((d) => ({ domain: d.domain })) })),
+      { pager },
+    );
+  });
+
+  app.get<{ Querystring: ListQuery }>('/api/domains/buckets', { config: { ...config, openapi: { summary: '统计选择器：某流量类型的加速域名（分页、按域名搜索，可限定服务）' } } }, async (req) => {
+    const { flowType, limit, since, max } = listParams(req.query);
+    const search = (req.query.search ?? req.query.domain ?? '').trim();
+    const bucket = (req.query.bucket_name ?? '').trim();
+    const { items, pager } = await page(
+      (where, desc, n) => {
+        let q = visibleTo(db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.id', 'd.domain', 'buckets.name', 'buckets.kind']) as any, req.user!) as any;
+        q = q.where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
+        if (search) q = q.where('d.domain', 'ilike', like(search));
+        if (bucket) q = q.where('buckets.name', '=', bucket);
+        if (where) q = q.where('d.id', where.op, where.id);
+        return q.orderBy('d.id', desc ? 'desc' : 'asc').limit(n).execute() as Promise<{ id: number; domain: string; name: string; kind: string }[]>;
+      },
+      limit,
+      since,
+      max,
+    );
+    return ok(
+      items.map((d) => ({ domain: d.domain, bucket_name: d.name, type: d.kind === 'file' ? 'file' : 'ucdn', status: 'NORMAL' })),
+      { pager },
+    );
+  });
+}

@@ -1,0 +1,30 @@
+import { test, expect } from '@playwright/test';
+import { signIn } from './helpers';
+
+test('submit a URL purge, land on the log with the notice, see the task finish', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/purge/');
+  await expect(page).toHaveURL(/\/purge\/purge_url\/$/);
+  await expect(page.locator('.purge-quota')).toContainText('今日剩余');
+  const box = page.locator('#root_urls');
+  await box.fill('www.demo-example.com/no-scheme.html');
+  await expect(page.getByText('第 1 行：请填写以 http:// 或 https:// 开头的完整 URL')).toBeVisible();
+  await box.fill('https://www.secure-example.com/not-mine.html');
+  await page.getByRole('button', { name: '提交' }).click();
+  await expect(page.getByRole('alert').first()).toContainText('只能刷新或预热本账号服务下的域名');
+  await box.fill('https://www.demo-example.com/e2e-1.html\nhttps://static.demo-example.com/e2e-2.js');
+  await page.getByRole('button', { name: '提交' }).click();
+  await expect(page).toHaveURL(/\/purge\/purge_log\/\?urlNumber=2&code=0&firstDomain=www\.demo-example\.com/);
+  await expect(page.getByText('已提交 2 条任务（www.demo-example.com 等）')).toBeVisible();
+  const row = page.locator('.purge-table tbody tr', { hasText: 'https://www.demo-example.com/e2e-1.html' });
+  await expect(row).toBeVisible();
+  // the worker runs every 5 s and the log follows it
+  await expect(row).toContainText('已完成', { timeout: 20_000 });
+});
+
+test('a rule purge shows its own limits', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/purge/purge_rule/');
+  await page.locator('#root_rules').fill(Array.from({ length: 11 }, (_, i) => `https://www.demo-example.com/r${i}/*`).join('\n'));
+  await expect(page.getByText('个数超出限制')).toBeVisible();
+});

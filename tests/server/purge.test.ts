@@ -1,0 +1,85 @@
+/** Purge and preheat: tasks, the worker, the owner check, the 10-minute rule, 5 a day, quotas. */
+import { startTestServer, Client, type TestServer } from './helpers';
+import { processDue } from '../../src/server/purge/worker';
+
+let s: TestServer;
+let c: Client;
+beforeAll(async () => {
+  s = await startTestServer();
+  c = await new Client(s.app).signIn('demo');
+});
+afterAll(async () => {
+  await s.close();
+});
+
+const list = async (q = '') => (await c.get(`/api/purge/list${q}`)).json();
+
+it('turns each URL into a task that the worker completes, and shows it in the log with the quota', async () => {
+  const res = await c.post('/api/purge/', { urls: ['https://www.demo-example.com/index.html', 'https://static.demo-example.com/app.js'] });
+  expect(res.statusCode).toBe(200);
+  expect(res.json()).toMatchObject({ data: { count: 2, first_domain: 'www.demo-example.com' }, quota: { kind: 'url', used: 2, limit: 10000, remaining: 9998 } });
+  let log = await list('?kind=url');
+  expect(log.data.map((t: { status: string }) => t.status)).toEqual(['waiting', 'waiting']);
+  expect(await processDue(s.db)).toBe(2);
+  log = await list('?kind=url');
+  expect(log.data.map((t: { status: string }) => t.status)).toEqual(['success', 'success']);
+  expect(log.data[0].finished_at).not.toBeNull();
+  expect(log.pager).toEqual({ total: 2, page: 1, pages: 1 });
+});
+
+it('refuses a URL of a domain that is not the account\'s, storing nothing', async () => {
+  const before = (await list()).pager.total;
+  const res = await c.post('/api/purge/', { urls: ['https://www.demo-example.com/a', 'https://www.secure-example.com/b'] });
+  expect(res.statusCode).toBe(400);
+  expect(res.json()).toMatchObject({ error_code: 21224, errors: [{ path: '/urls/1', message: 'www.secure-example.com 不是本账号服务下的域名' }] });
+  expect((await list()).pager.total).toBe(before);
+});
+
+it('refuses the same URL again within 10 minutes', async () => {
+  const res = await c.post('/api/purge/', { urls: ['https://www.demo-example.com/index.html'] });
+  expect(res.json()).toMatchObject({ error_code: 21221, message: '同一 URL 或规则 10 分钟内只能刷新一次' });
+});
+
+it('refuses a rule a sixth time today', async () => {
+  const rule = 'https://www.demo-example.com/images/*';
+  for (let i = 0; i < 5; i++) {
+    // step the clock past the 10-minute rule by ageing the previous task
+    await s.db.updateTable('purge_tasks').set({ created_at: new Date(Date.now() - 11 * 60_000) }).where('target', '=', rule).execute();
+    expect((await c.post('/api/buckets/purge/', { rules: [rule] })).statusCode).toBe(200);
+  }
+  await s.db.updateTable('purge_tasks').set({ created_at: new Date(Date.now() - 11 * 60_000) }).where('target', '=', rule).execute();
+  const res = await c.post('/api/buckets/purge/', { rules: [rule] });
+  expect(res.json()).toMatchObject({ error_code: 21222, message: '同一规则每天最多刷新 5 次' });
+});
+
+it('refuses more than the per-submission maximum with the declaration message', async () => {
+  const res = await c.post('/api/buckets/purge/', { rules: Array.from({ length: 11 }, (_, i) => `https://www.demo-example.com/${i}/*`) });
+  expect(res.json()).toMatchObject({ error_code: 20001, errors: [{ path: '/rules', message: '个数超出限制' }] });
+});
+
+it('accepts the batch call with a delay: the worker waits for it', async () => {
+  const res = await c.post('/api/buckets/purge/batch/', { source_url: 'https://img-www.demo-example.com/a.png\n\nhttps://img-www.demo-example.com/b.png', nofi: 0, delay: 600 });
+  expect(res.json().data.count).toBe(2);
+  await processDue(s.db);
+  expect((await list('?status=waiting')).data.map((t: { target: string }) => t.target)).toEqual(['https://img-www.demo-example.com/b.png', 'https://img-www.demo-example.com/a.png']);
+  await processDue(s.db, new Date(Date.now() + 601_000));
+  expect((await list('?status=waiting')).data).toEqual([]);
+  const bad = await c.post('/api/buckets/purge/batch/', { source_url: 'ftp://x/y' });
+  expect(bad.json().errors).toEqual([{ path: '/urls/0', message: '请填写以 http:// 或 https:// 开头的完整 URL' }]);
+});
+
+it('stops at the daily quota', async () => {
+  await s.db
+    .insertInto('purge_tasks')
+    .values(Array.from({ length: 999 }, (_, i) => ({ account_id: 1, user_id: 1, kind: 'preheat', target: `https://www.demo-example.com/p${i}`, domain: 'www.demo-example.com', run_at: new Date() })))
+    .execute();
+  expect((await c.post('/api/preheat', { urls: ['https://www.demo-example.com/v.mp4'] })).statusCode).toBe(200);
+  const res = await c.post('/api/preheat', { urls: ['https://www.demo-example.com/w.mp4'] });
+  expect(res.json()).toMatchObject({ error_code: 21225, data: { quota: { kind: 'preheat', remaining: 0 } } });
+});
+
+it('keeps another account out of the log and refuses key customers', async () => {
+  const key = await new Client(s.app).signIn('demokey');
+  expect((await key.get('/api/purge/list')).json().pager.total).toBe(0);
+  expect((await key.post('/api/purge/', { urls: ['https://www.key-example.com/a'] })).json().error_code).toBe(21210);
+});
