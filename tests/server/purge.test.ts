@@ -83,3 +83,14 @@ it('keeps another account out of the log and refuses key customers', async () =>
   expect((await key.get('/api/purge/list')).json().pager.total).toBe(0);
   expect((await key.post('/api/purge/', { urls: ['https://www.key-example.com/a'] })).json().error_code).toBe(21210);
 });
+
+it('limits a sub-account with authorized services to the domains of its granted services', async () => {
+  const child = await c.put('/api/account/child/', { child_name: 'purge_ops', password: 'secret123', permissions: ['cdn', 'cache', 'authorized_service'] });
+  expect(child.statusCode).toBe(200);
+  const www = await s.db.selectFrom('buckets').select('id').where('name', '=', 'demo-www').executeTakeFirstOrThrow();
+  expect((await c.put('/api/bucket/child/', { child_id: child.json().data.child_id, bucket_id: www.id })).statusCode).toBe(200);
+  const sub = await new Client(s.app).signIn('purge_ops', 'secret123');
+  expect((await sub.post('/api/purge/', { urls: ['https://www.demo-example.com/sub.html'] })).statusCode).toBe(200);
+  const res = await sub.post('/api/purge/', { urls: ['https://static.demo-example.com/sub.html'] });
+  expect(res.json()).toMatchObject({ error_code: 21224, errors: [{ path: '/urls/0' }] });
+});

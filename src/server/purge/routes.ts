@@ -22,6 +22,7 @@ import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { assertNotLocked } from '../settings/routes';
 import { validate } from './validate';
+import { dataScopeTo } from '../buckets/repo';
 import {
   DAILY_QUOTA,
   hostOf,
@@ -56,13 +57,9 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
     assertNotLocked(user);
     // every host must be a domain of the account's services
     const hosts = [...new Set(targets.map((t) => hostOf(t)!))];
-    const owned = await db
-      .selectFrom('bucket_domains as d')
-      .innerJoin('buckets as b', 'b.id', 'd.bucket_id')
-      .select('d.domain')
-      .where('b.owner_id', '=', user.account_id)
-      .where('d.domain', 'in', hosts)
-      .execute();
+    // the account's services, or for a sub-account limited to authorized services, the granted ones
+    const scope = dataScopeTo(db.selectFrom('buckets').select('buckets.id'), user);
+    const owned = await db.selectFrom('bucket_domains').select('domain').where('bucket_id', 'in', scope).where('domain', 'in', hosts).execute();
     const ownedSet = new Set(owned.map((o) => o.domain));
     const foreign = targets.findIndex((t) => !ownedSet.has(hostOf(t)!));
     if (foreign >= 0) {
