@@ -95,8 +95,9 @@ export function TrendChart(props: {
   const left = props.series.filter((s) => (s.axis ?? 'left') === 'left');
   const right = props.series.filter((s) => s.axis === 'right');
   const { idx } = useMemo(() => thin(times, props.series.map((s) => s.values), Math.floor(innerW)), [times, props.series, innerW]);
-  const t0 = times[0] ?? 0;
-  const t1 = times.length > 1 ? times[times.length - 1] : t0 + 1;
+  // a single point sits in the middle of its own width
+  const t0 = times.length > 1 ? times[0] : (times[0] ?? 0) - props.granularity / 2;
+  const t1 = times.length > 1 ? times[times.length - 1] : t0 + props.granularity;
   const x = scaleLinear({ domain: [t0, t1], range: [0, innerW] });
   const leftMax = props.leftMax ?? axisMax(Math.max(0, ...left.flatMap((s) => s.values), props.line95?.value ?? 0));
   const yL = scaleLinear({ domain: [0, Math.max(leftMax, props.line95 ? props.line95.value * 1.05 : 0)], range: [innerH, 0], nice: false });
@@ -145,6 +146,7 @@ export function TrendChart(props: {
                 <g key={s.key} data-series={s.key}>
                   {s.area && <AreaClosed data={pts} x={(d) => x(d.t)} y={(d) => y(d.v)} yScale={y} fill={s.color} fillOpacity={0.12} />}
                   <LinePath data={pts} x={(d) => x(d.t)} y={(d) => y(d.v)} stroke={s.color} strokeWidth={1.5} className="series-line" />
+                  {pts.length <= 3 && pts.map((d) => <circle key={d.t} cx={x(d.t)} cy={y(d.v)} r={3.5} fill={s.color} />)}
                 </g>
               );
             })}

@@ -378,7 +378,9 @@ export async function seedTraffic(db: DB, opts: TrafficSeedOptions = {}): Promis
       await run('geo_1d old', `insert into traffic_geo_1d (domain_id, flow_type, direction, day, region, carrier, ${geoCols}) ${split('traffic_1d', 'day', 'seed_geo_d', "((extract(epoch from t.day)::bigint + 28800) / 86400 + 4) % 7", start, geoHourStart)}`);
     }
   });
+  // a fine tier that starts later than the history says so; one that holds the whole history needs no row
   for (const [tier, since] of [['5m', fiveStart], ['1h', fiveStart], ['geo_1h', geoHourStart]] as const) {
+    if (since <= start) continue;
     await db
       .insertInto('traffic_coverage')
       .values({ account_id: user.id, tier, since: new Date(since * 1000) })
