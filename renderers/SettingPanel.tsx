@@ -10,13 +10,11 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Callout, Card, Collapse, Dialog, DialogBody, DialogFooter, H5, Spinner, Switch, Tag } from '@blueprintjs/core';
-import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
 import type { SettingRegistry } from '../schemas/registry';
 import type { Declaration, RuleContext } from '../schemas/types';
 import { fillVars, helpFor } from '../schemas/summary';
-import { ThemedForm, transformErrors, validator } from './theme';
-import { toErrorSchema } from './errorSchema';
+import { DeclarationForm } from './DeclarationForm';
 
 /** A setting as the server answers GET /api/settings/{id}/. */
 export interface LoadedSetting {
@@ -345,24 +343,17 @@ export function SettingDialog({ declaration, registry, initial, ctx, io, onLink,
           </Callout>
         ))}
         {failure && <FailureCallout failure={failure} onLink={onLink} />}
-        <ThemedForm
-          ref={formRef}
-          tagName="div"
+        <DeclarationForm
+          formRef={formRef}
           schema={schema}
-          uiSchema={{ ...ui, 'ui:submitButtonOptions': { norender: true } }}
+          ui={ui}
           formData={formData}
           formContext={formContext}
-          validator={validator}
-          liveValidate="onChange"
-          showErrorList={false}
-          noHtml5Validate
-          transformErrors={transformErrors}
-          extraErrors={failure?.errors?.length ? toErrorSchema(failure.errors) : undefined}
-          onChange={(e: IChangeEvent) => {
-            setFormData(e.formData);
+          errors={failure?.errors}
+          onChange={(data) => {
+            setFormData(data);
             if (failure?.errors?.length) setFailure(null);
           }}
-          onError={() => undefined}
         />
       </DialogBody>
       <DialogFooter

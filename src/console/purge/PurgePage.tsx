@@ -7,7 +7,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, H3, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
-import type { IChangeEvent } from '@rjsf/core';
 import dayjs from 'dayjs';
 import purgeUrlSchema from '../../../schemas/forms/purge_url/schema.json';
 import purgeUrlUi from '../../../schemas/forms/purge_url/ui.json';
@@ -15,8 +14,7 @@ import purgeRuleSchema from '../../../schemas/forms/purge_rule/schema.json';
 import purgeRuleUi from '../../../schemas/forms/purge_rule/ui.json';
 import preheatSchema from '../../../schemas/forms/preheat/schema.json';
 import preheatUi from '../../../schemas/forms/preheat/ui.json';
-import { ThemedForm, transformErrors, validator } from '../../../renderers/theme';
-import { toErrorSchema } from '../../../renderers/errorSchema';
+import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../api/client';
 import type { FieldError } from '../../shared/errors';
 import { PURGE_KIND_LABELS, PURGE_STATUS_LABELS, type PurgeKind, type PurgeQuota, type PurgeTask } from '../../shared/purge';
@@ -122,21 +120,7 @@ function PurgeForm({ def, quota }: { def: FormDef; quota?: PurgeQuota }) {
           ))}
         </Callout>
       )}
-      <ThemedForm
-        ref={formRef}
-        tagName="div"
-        schema={def.schema}
-        uiSchema={{ ...def.ui, 'ui:submitButtonOptions': { norender: true } }}
-        formData={formData}
-        validator={validator}
-        liveValidate="onChange"
-        showErrorList={false}
-        noHtml5Validate
-        transformErrors={transformErrors}
-        extraErrors={failure?.errors.length ? toErrorSchema(failure.errors) : undefined}
-        onChange={(e: IChangeEvent) => setFormData(e.formData)}
-        onError={() => undefined}
-      />
+      <DeclarationForm formRef={formRef} schema={def.schema} ui={def.ui} formData={formData} errors={failure?.errors} onChange={(data) => setFormData(data)} />
       <Button intent="primary" onClick={submit} loading={saving} disabled={quota?.remaining === 0} className="purge-submit">
         提交
       </Button>

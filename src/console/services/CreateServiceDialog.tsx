@@ -5,11 +5,9 @@
  */
 import { useRef, useState } from 'react';
 import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
-import type { IChangeEvent } from '@rjsf/core';
 import createServiceSchema from '../../../schemas/forms/create_service/schema.json';
 import createServiceUi from '../../../schemas/forms/create_service/ui.json';
-import { ThemedForm, transformErrors, validator } from '../../../renderers/theme';
-import { toErrorSchema } from '../../../renderers/errorSchema';
+import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../api/client';
 import type { BucketInfo } from '../../shared/buckets';
 import type { FieldError } from '../../shared/errors';
@@ -83,20 +81,13 @@ function CreateServiceDialog({ kind, onClose, onCreated }: { kind: ServiceKind; 
             {failure.message}
           </Callout>
         )}
-        <ThemedForm
-          ref={formRef}
-          tagName="div"
-          schema={createServiceSchema as object}
-          uiSchema={{ ...createServiceUi, 'ui:submitButtonOptions': { norender: true } }}
+        <DeclarationForm
+          formRef={formRef}
+          schema={createServiceSchema}
+          ui={createServiceUi}
           formData={formData}
-          validator={validator}
-          liveValidate="onChange"
-          showErrorList={false}
-          noHtml5Validate
-          transformErrors={transformErrors}
-          extraErrors={failure?.errors.length ? toErrorSchema(failure.errors) : undefined}
-          onChange={(e: IChangeEvent) => setFormData(e.formData)}
-          onError={() => undefined}
+          errors={failure?.errors}
+          onChange={(data) => setFormData(data)}
         />
       </DialogBody>
       <DialogFooter

@@ -4,11 +4,10 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import type { IChangeEvent } from '@rjsf/core';
 import dayjs from 'dayjs';
 import certificateSchema from '../../../schemas/forms/certificate/schema.json';
 import certificateUi from '../../../schemas/forms/certificate/ui.json';
-import { ThemedForm, transformErrors, validator } from '../../../renderers/theme';
+import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { lacksIntermediate } from '../../../schemas/pem';
 import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
@@ -222,22 +221,15 @@ function UploadDialog({ onClose, onUploaded }: { onClose(): void; onUploaded(): 
                 只检测到一个证书，可能缺少中间证书；部分浏览器可能无法验证证书链，建议按顺序粘贴服务器证书和中间证书。
               </Callout>
             )}
-            <ThemedForm
-              ref={formRef}
-              tagName="div"
-              schema={certificateSchema as object}
-              uiSchema={{ ...certificateUi, 'ui:submitButtonOptions': { norender: true } }}
+            <DeclarationForm
+              formRef={formRef}
+              schema={certificateSchema}
+              ui={certificateUi}
               formData={formData}
-              validator={validator}
-              liveValidate="onChange"
-              showErrorList={false}
-              noHtml5Validate
-              transformErrors={transformErrors}
-              onChange={(e: IChangeEvent) => {
-                setFormData(e.formData);
-                setValid((e.errors ?? []).length === 0 && Boolean(e.formData.certificate) && Boolean(e.formData.private_key));
+              onChange={(data, e) => {
+                setFormData(data);
+                setValid((e.errors ?? []).length === 0 && Boolean(data.certificate) && Boolean(data.private_key));
               }}
-              onError={() => undefined}
             />
           </>
         )}
