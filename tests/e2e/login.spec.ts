@@ -91,3 +91,15 @@ test('a section whose chunk fails to load shows a message with a reload action, 
   await page.getByRole('button', { name: '重新加载' }).click();
   await expect(page.locator('.service-table')).toBeVisible();
 });
+
+test('the top bar names the section: a service kind on service pages, the tool elsewhere', async ({ page }) => {
+  await signIn(page);
+  const title = page.locator('.section-title');
+  await expect(title).toHaveText('概览');
+  await page.goto('/services/demo-shop/httpsCdn/');
+  await expect(title).toHaveText('SCDN');
+  await page.goto('/toolbox/ssl/');
+  await expect(title).toHaveText('SSL 证书');
+  await page.goto('/purge/purge_url/');
+  await expect(title).toHaveText('刷新预热');
+});

@@ -4,7 +4,7 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
 import { businessTypeAtom, sessionAtom } from '../state';
-import { ACCOUNT_MENU, GALLERY_MENU, menuFor, sectionTitle } from './menu';
+import { ACCOUNT_MENU, GALLERY_MENU, menuFor, titleFor } from './menu';
 import { useGalleryAvailable } from '../gallery/available';
 import { ServiceSearch } from './ServiceSearch';
 import dayjs from 'dayjs';
@@ -28,7 +28,7 @@ export default function Shell() {
             <NavLink to="/dashboard/" className="brand">云控制台</NavLink>
           </NavbarHeading>
           <NavbarDivider />
-          <span className="section-title">{sectionTitle(businessType)}</span>
+          <span className="section-title">{titleFor(pathname, businessType)}</span>
           {user && !user.child && (
             <>
               <NavbarDivider />

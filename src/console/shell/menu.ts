@@ -55,6 +55,21 @@ export function sectionTitle(businessType: string | null): string {
   }
 }
 
+/** Sections that are not services carry their own title; service pages follow the business type. */
+const PATH_TITLES: [string, string][] = [
+  ['/stats', '统计分析'],
+  ['/toolbox/ssl', 'SSL 证书'],
+  ['/purge', '刷新预热'],
+  ['/account', '账号管理'],
+  ['/gallery', '设置样例库'],
+  ['/dashboard', '概览'],
+];
+
+export function titleFor(pathname: string, businessType: string | null): string {
+  if (pathname.startsWith('/services/')) return sectionTitle(businessType);
+  return PATH_TITLES.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? sectionTitle(businessType);
+}
+
 export const KIND_TITLES: Record<ServiceKind, string> = Object.fromEntries(Object.values(KINDS).map((k) => [k.kind, k.title])) as Record<ServiceKind, string>;
 
 /**
