@@ -4,9 +4,10 @@
  * console supplies (the engine itself never talks to the server).
  */
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup, InputGroup, Menu, MenuItem, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, InputGroup, Menu, MenuItem, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { WidgetProps } from '@rjsf/utils';
 import type { BucketPage, SettingIO } from '../SettingPanel';
+import { CursorPagerButtons } from '../CursorPager';
 
 export function BucketPickerWidget(props: WidgetProps) {
   const { id, value, onChange, options, disabled, readonly, registry } = props;
@@ -51,10 +52,7 @@ export function BucketPickerWidget(props: WidgetProps) {
           ))}
         </Menu>
       )}
-      <ButtonGroup className="bucket-picker-pager">
-        <Button icon="chevron-left" size="small" aria-label="上一页" disabled={!page || page.since === null} onClick={() => setCursor({ since: page!.since! })} />
-        <Button icon="chevron-right" size="small" aria-label="下一页" disabled={!page || page.max === null} onClick={() => setCursor({ max: page!.max! })} />
-      </ButtonGroup>
+      <CursorPagerButtons pager={page} onCursor={setCursor} small />
     </div>
   );
 }

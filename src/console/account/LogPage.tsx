@@ -3,11 +3,12 @@
  * sub-accounts, newest first: when, who, what, on what, from which address; previous/next arrows.
  */
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup, Callout, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import type { CursorPager } from '../../shared/buckets';
 import { LOG_PAGE_SIZE, type LogEntry } from '../../shared/oplog';
+import { CursorPagerButtons } from '../../../renderers/CursorPager';
 
 type Cursor = { since?: number; max?: number };
 
@@ -83,10 +84,7 @@ export default function LogPage() {
           </tbody>
         </HTMLTable>
       )}
-      <ButtonGroup className="pager">
-        <Button icon="chevron-left" aria-label="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
-        <Button icon="chevron-right" aria-label="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
-      </ButtonGroup>
+      <CursorPagerButtons pager={pager} onCursor={setCursor} />
     </div>
   );
 }

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
-import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import { sessionAtom } from '../state';
@@ -15,6 +15,7 @@ import { defaults, fromChild, type SubaccountForm } from '../../../schemas/forms
 import { MAX_BINDS_PER_TYPE, MAX_CHILDREN, type ChildBind, type ChildInfo } from '../../shared/permissions';
 import type { CursorPager } from '../../shared/buckets';
 import { SubaccountDialog, UPDATED_TEXT } from './SubaccountDialog';
+import { CursorPagerButtons } from '../../../renderers/CursorPager';
 
 export const DELETED_TEXT = '删除子账号成功';
 
@@ -185,10 +186,7 @@ export default function SubaccountPage() {
         </HTMLTable>
       )}
       <div className="subaccount-foot">
-        <ButtonGroup className="pager">
-          <Button icon="chevron-left" aria-label="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
-          <Button icon="chevron-right" aria-label="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
-        </ButtonGroup>
+        <CursorPagerButtons pager={pager} onCursor={setCursor} />
         <Button variant="minimal" intent="primary" icon="manual" className="subaccount-guide-link" onClick={() => setGuideOpen(true)}>
           子账号使用指南
         </Button>

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { Button, ButtonGroup, Callout, H3, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, H3, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import { businessTypeAtom, sessionAtom } from '../state';
@@ -13,6 +13,7 @@ import { CreateServiceButton } from './CreateServiceDialog';
 import { CREATE_PERMISSION, mayUse } from '../../shared/permissions';
 import { kindBySection, KINDS, SEARCH_DEBOUNCE_MS, SERVICE_LIST_PAGE_SIZE, tabName } from '../../shared/services';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
+import { CursorPagerButtons } from '../../../renderers/CursorPager';
 
 type Cursor = { since?: number; max?: number };
 
@@ -121,10 +122,7 @@ export default function ServiceListPage() {
           </tbody>
         </HTMLTable>
       )}
-      <ButtonGroup className="pager">
-        <Button icon="chevron-left" aria-label="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
-        <Button icon="chevron-right" aria-label="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
-      </ButtonGroup>
+      <CursorPagerButtons pager={pager} onCursor={setCursor} />
     </div>
   );
 }

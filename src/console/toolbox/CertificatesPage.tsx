@@ -13,6 +13,7 @@ import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import type { CertificateInfo } from '../../shared/certificates';
 import type { CursorPager } from '../../shared/buckets';
+import { CursorPagerButtons } from '../../../renderers/CursorPager';
 
 const DATE = 'YYYY-MM-DD HH:mm:ss';
 
@@ -125,10 +126,7 @@ export default function CertificatesPage() {
           </tbody>
         </HTMLTable>
       )}
-      <ButtonGroup className="pager">
-        <Button icon="chevron-left" aria-label="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
-        <Button icon="chevron-right" aria-label="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
-      </ButtonGroup>
+      <CursorPagerButtons pager={pager} onCursor={setCursor} />
       {uploading && (
         <UploadDialog
           onClose={() => setUploading(false)}

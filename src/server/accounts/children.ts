@@ -21,6 +21,7 @@ import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok } from '../http/envelope';
+import { keysetPage } from '../http/keyset';
 import { hashPassword } from './passwords';
 import { writeLog } from './oplog';
 import type { SessionUser } from './session';
@@ -135,23 +136,14 @@ export function childRoutes(app: FastifyInstance, db: DB, config: ServerConfig):
     async (req) => {
       const { limit, since, max } = req.query;
       const user = req.user!;
-      const scoped = () => db.selectFrom('users').where('parent_id', '=', user.account_id);
-      const backwards = since !== undefined && max === undefined;
-      let q = scoped().select(['id', 'username', 'nickname', 'status', 'permissions', 'created_at']);
-      if (max !== undefined) q = q.where('id', '>', max);
-      if (backwards) q = q.where('id', '<', since!);
-      const rows = (await q.orderBy('id', backwards ? 'desc' : 'asc').limit(limit + 1).execute()) as ChildRow[];
-      const more = rows.length > limit;
-      const page = rows.slice(0, limit);
-      if (backwards) page.reverse();
-      const exists = async (op: '<' | '>', id: number) => Boolean(await scoped().select('id').where('id', op, id).limit(1).executeTakeFirst());
-      const pager: CursorPager = { since: null, max: null };
-      if (page.length) {
-        const first = page[0].id;
-        const last = page[page.length - 1].id;
-        if (backwards ? more : await exists('<', first)) pager.since = first;
-        if (backwards ? await exists('>', last) : more) pager.max = last;
-      }
+      const { items: page, pager } = await keysetPage<ChildRow>(
+        async (where, order, n) => {
+          let q = db.selectFrom('users').where('parent_id', '=', user.account_id).select(['id', 'username', 'nickname', 'status', 'permissions', 'created_at']);
+          if (where) q = q.where('id', where.op, where.id);
+          return (await q.orderBy('id', order).limit(n).execute()) as ChildRow[];
+        },
+        { limit, since, max },
+      );
       return ok(undefined, { children: page.map(childInfo), pager, grantable: { bill: !billHidden(config, user) } });
     },
   );

@@ -9,8 +9,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
 import { ok } from '../http/envelope';
+import { keysetPage } from '../http/keyset';
 import { actionText, LOG_PAGE_SIZE, type LogEntry } from '../../shared/oplog';
-import type { CursorPager } from '../../shared/buckets';
 
 export interface LogWrite {
   action: string;
@@ -66,25 +66,18 @@ export function logRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const { limit, since, max } = req.query;
       const accountId = req.user!.account_id;
-      const scoped = () => db.selectFrom('operation_logs as l').where('l.account_id', '=', accountId);
-      const backwards = since !== undefined && max === undefined;
-      let q = scoped()
-        .leftJoin('users as u', 'u.id', 'l.user_id')
-        .select(['l.id', 'l.user_id', 'l.username', 'u.username as current_name', 'l.action', 'l.target', 'l.detail', 'l.ip', 'l.created_at']);
-      if (max !== undefined) q = q.where('l.id', '<', max);
-      if (backwards) q = q.where('l.id', '>', since!);
-      const rows = await q.orderBy('l.id', backwards ? 'asc' : 'desc').limit(limit + 1).execute();
-      const more = rows.length > limit;
-      const page = rows.slice(0, limit);
-      if (backwards) page.reverse();
-      const exists = async (op: '<' | '>', id: number) => Boolean(await scoped().select('l.id').where('l.id', op, id).limit(1).executeTakeFirst());
-      const pager: CursorPager = { since: null, max: null };
-      if (page.length) {
-        const newest = page[0].id;
-        const oldest = page[page.length - 1].id;
-        if (backwards ? more : await exists('>', newest)) pager.since = newest;
-        if (backwards ? await exists('<', oldest) : more) pager.max = oldest;
-      }
+      const { items: page, pager } = await keysetPage(
+        (where, order, n) => {
+          let q = db
+            .selectFrom('operation_logs as l')
+            .where('l.account_id', '=', accountId)
+            .leftJoin('users as u', 'u.id', 'l.user_id')
+            .select(['l.id', 'l.user_id', 'l.username', 'u.username as current_name', 'l.action', 'l.target', 'l.detail', 'l.ip', 'l.created_at']);
+          if (where) q = q.where('l.id', where.op, where.id);
+          return q.orderBy('l.id', order).limit(n).execute();
+        },
+        { limit, since, max, order: 'desc' },
+      );
       const data: LogEntry[] = page.map((r) => ({
         id: r.id,
         user_id: r.user_id,

@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import { ok } from '../http/envelope';
+import { keysetPage } from '../http/keyset';
 import { SERVICE_KINDS, SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
-import type { CursorPager } from '../../shared/buckets';
 import { bucketForUser, bucketInfo, domainsOf, visibleTo, type BucketRow } from './repo';
 
 interface ListQuery {
@@ -42,26 +42,15 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
       if (like) query = query.where('name', 'ilike', like);
       return query;
     };
-    const exists = async (op: '<' | '>', id: number) => Boolean(await scoped().where('id', op, id).limit(1).executeTakeFirst());
-    const backwards = q.since !== undefined && q.max === undefined;
-    let query = scoped();
-    if (q.max !== undefined) query = query.where('id', '>', q.max);
-    if (backwards) query = query.where('id', '<', q.since!);
-    const rows = (await query.orderBy('id', backwards ? 'desc' : 'asc').limit(q.limit + 1).execute()) as BucketRow[];
-    const more = rows.length > q.limit;
-    const page = rows.slice(0, q.limit);
-    if (backwards) page.reverse();
+    const { items: page, pager } = await keysetPage<BucketRow>(
+      async (where, order, n) => {
+        let query = scoped();
+        if (where) query = query.where('buckets.id', where.op, where.id);
+        return (await query.orderBy('buckets.id', order).limit(n).execute()) as BucketRow[];
+      },
+      { limit: q.limit, since: q.since, max: q.max },
+    );
     const domains = q.with_domains ? await domainsOf(db, page.map((b) => b.id)) : undefined;
-    // a cursor is given only when there really is something that way
-    const pager: CursorPager = { since: null, max: null };
-    if (page.length) {
-      const first = page[0].id;
-      const last = page[page.length - 1].id;
-      if (backwards ? more : await exists('<', first)) pager.since = first;
-      if (backwards ? await exists('>', last) : more) pager.max = last;
-    } else if (backwards && (await exists('>', q.since! - 1))) {
-      pager.max = q.since! - 1;
-    }
     return ok(
       page.map((b) => bucketInfo(b, domains ? (domains.get(b.id) ?? []) : undefined)),
       { pager },

@@ -15,6 +15,7 @@ import certificateSchema from '../../../schemas/forms/certificate/schema.json';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
+import { keysetPage } from '../http/keyset';
 import type { SessionUser } from '../accounts/session';
 import { assertNotLocked } from '../settings/routes';
 import { bucketForUser } from '../buckets/repo';
@@ -148,25 +149,15 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const { limit, since, max } = req.query;
       const user = req.user!;
-      const back = since !== undefined && max === undefined;
-      let q = db.selectFrom('certificates').select(CERT_COLUMNS).where('account_id', '=', user.account_id);
-      if (max !== undefined) q = q.where('id', '<', max);
-      if (back) q = q.where('id', '>', since!);
-      // newest first
-      const rows = (await q.orderBy('id', back ? 'asc' : 'desc').limit(limit + 1).execute()) as CertRow[];
-      const more = rows.length > limit;
-      const page = rows.slice(0, limit);
-      if (back) page.reverse();
+      const { items: page, pager } = await keysetPage<CertRow>(
+        async (where, order, n) => {
+          let q = db.selectFrom('certificates').select(CERT_COLUMNS).where('account_id', '=', user.account_id);
+          if (where) q = q.where('id', where.op, where.id);
+          return (await q.orderBy('id', order).limit(n).execute()) as CertRow[];
+        },
+        { limit, since, max, order: 'desc' },
+      );
       const bound = await boundDomains(page.map((r) => r.id));
-      const exists = async (op: '<' | '>', id: number) =>
-        Boolean(await db.selectFrom('certificates').select('id').where('account_id', '=', user.account_id).where('id', op, id).limit(1).executeTakeFirst());
-      const pager = { since: null as number | null, max: null as number | null };
-      if (page.length) {
-        const first = page[0].id;
-        const last = page[page.length - 1].id;
-        if (back ? more : await exists('>', first)) pager.since = first;
-        if (back ? await exists('<', last) : more) pager.max = last;
-      }
       return ok(page.map((r) => info(r, bound.get(r.id) ?? [])), { pager });
     },
   );

@@ -7,10 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import type { Need } from '../../shared/permissions';
 import { ok } from '../http/envelope';
+import { keysetPage, type KeysetFetch } from '../http/keyset';
 import { visibleTo } from '../buckets/repo';
 import { malformed } from './scope';
 import { FLOW_TYPES, FLOW_TYPE_KINDS, SELECTOR_PAGE_SIZE, type FlowType } from '../../shared/stats/constants';
-import type { CursorPager } from '../../shared/buckets';
 
 interface ListQuery {
   flow_type?: string;
@@ -35,22 +35,8 @@ function listParams(q: ListQuery) {
   return { flowType, limit, since: int(q.since, 'since'), max: int(q.max, 'max') };
 }
 
-/** Keyset paging over ids, both ways, as GET /api/buckets/ does it. */
-async function page<T extends { id: number }>(fetch: (where: { op: '<' | '>'; id: number } | null, desc: boolean, limit: number) => Promise<T[]>, limit: number, since?: number, max?: number) {
-  const backwards = since !== undefined && max === undefined;
-  const rows = await fetch(max !== undefined ? { op: '>', id: max } : backwards ? { op: '<', id: since! } : null, backwards, limit + 1);
-  const more = rows.length > limit;
-  const items = rows.slice(0, limit);
-  if (backwards) items.reverse();
-  const pager: CursorPager = { since: null, max: null };
-  if (items.length) {
-    const first = items[0].id;
-    const last = items[items.length - 1].id;
-    if (backwards ? more : (await fetch({ op: '<', id: first }, true, 1)).length > 0) pager.since = first;
-    if (backwards ? (await fetch({ op: '>', id: last }, false, 1)).length > 0 : more) pager.max = last;
-  }
-  return { items, pager };
-}
+/** Keyset paging over ids, both ways, with the same helper as every other list. */
+const page = <T extends { id: number }>(fetch: KeysetFetch<T>, limit: number, since?: number, max?: number) => keysetPage(fetch, { limit, since, max });
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 
@@ -60,11 +46,11 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
     const { flowType, limit, since, max } = listParams(req.query);
     const search = (req.query.search ?? req.query.bucket_name ?? '').trim();
     const { items, pager } = await page(
-      (where, desc, n) => {
+      (where, order, n) => {
         let q = visibleTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark']), req.user!).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
         if (search) q = q.where('buckets.name', 'ilike', like(search));
         if (where) q = q.where('buckets.id', where.op, where.id);
-        return q.orderBy('buckets.id', desc ? 'desc' : 'asc').limit(n).execute();
+        return q.orderBy('buckets.id', order).limit(n).execute();
       },
       limit,
       since,
@@ -82,13 +68,13 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
     const search = (req.query.search ?? req.query.domain ?? '').trim();
     const bucket = (req.query.bucket_name ?? '').trim();
     const { items, pager } = await page(
-      (where, desc, n) => {
+      (where, order, n) => {
         let q = visibleTo(db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.id', 'd.domain', 'buckets.name', 'buckets.kind']) as any, req.user!) as any;
         q = q.where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
         if (search) q = q.where('d.domain', 'ilike', like(search));
         if (bucket) q = q.where('buckets.name', '=', bucket);
         if (where) q = q.where('d.id', where.op, where.id);
-        return q.orderBy('d.id', desc ? 'desc' : 'asc').limit(n).execute() as Promise<{ id: number; domain: string; name: string; kind: string }[]>;
+        return q.orderBy('d.id', order).limit(n).execute() as Promise<{ id: number; domain: string; name: string; kind: string }[]>;
       },
       limit,
       since,
