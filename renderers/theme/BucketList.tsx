@@ -4,10 +4,11 @@
  * previous/next cursor arrows. The schema's maxItems caps the choice (the sub-account form: 100).
  * The data comes from formContext.io.buckets, which the console supplies, as for the bucket picker.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, ButtonGroup, Checkbox, InputGroup, NonIdealState, Popover, Spinner, Tag } from '@blueprintjs/core';
 import type { WidgetProps } from '@rjsf/utils';
-import type { BucketPage, SettingIO } from '../SettingPanel';
+import type { SettingIO } from '../SettingPanel';
+import { useBucketPage } from './useBucketPage';
 
 type Source = Pick<SettingIO, 'buckets'>;
 
@@ -20,31 +21,7 @@ export function BucketListWidget(props: WidgetProps) {
   const chosen: string[] = Array.isArray(value) ? value : [];
   const locked = Boolean(disabled || readonly);
   const [open, setOpen] = useState(false);
-  const [search, setSearch] = useState('');
-  const [term, setTerm] = useState('');
-  const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
-  const [page, setPage] = useState<BucketPage | null>(null);
-
-  useEffect(() => {
-    const t = setTimeout(() => {
-      setTerm(search.trim());
-      setCursor({});
-    }, 500);
-    return () => clearTimeout(t);
-  }, [search]);
-
-  useEffect(() => {
-    if (!io || !open) return;
-    let live = true;
-    setPage(null);
-    io.buckets(kind, term, cursor, pageSize).then(
-      (p) => live && setPage(p),
-      () => live && setPage({ names: [], since: null, max: null }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [io, kind, term, cursor, pageSize, open]);
+  const { search, setSearch, page, setCursor } = useBucketPage(io, kind, pageSize, open);
 
   const toggle = (name: string, on: boolean) => onChange(on ? [...chosen, name] : chosen.filter((n) => n !== name));
 

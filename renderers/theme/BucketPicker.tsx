@@ -3,39 +3,19 @@
  * of names and previous/next cursor arrows. The data comes from formContext.io.buckets, which the
  * console supplies (the engine itself never talks to the server).
  */
-import { useEffect, useState } from 'react';
+
 import { Button, InputGroup, Menu, MenuItem, NonIdealState, Spinner } from '@blueprintjs/core';
 import type { WidgetProps } from '@rjsf/utils';
-import type { BucketPage, SettingIO } from '../SettingPanel';
+import type { SettingIO } from '../SettingPanel';
 import { CursorPagerButtons } from '../CursorPager';
+import { useBucketPage } from './useBucketPage';
 
 export function BucketPickerWidget(props: WidgetProps) {
   const { id, value, onChange, options, disabled, readonly, registry } = props;
   const io = (registry.formContext as { io?: SettingIO } | undefined)?.io;
   const kind = (options.kind as string) ?? 'file';
   const limit = (options.pageSize as number) ?? 5;
-  const [search, setSearch] = useState('');
-  const [term, setTerm] = useState('');
-  const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
-  const [page, setPage] = useState<BucketPage | null>(null);
-
-  useEffect(() => {
-    const t = setTimeout(() => {
-      setTerm(search.trim());
-      setCursor({});
-    }, 500);
-    return () => clearTimeout(t);
-  }, [search]);
-
-  useEffect(() => {
-    if (!io) return;
-    let live = true;
-    setPage(null);
-    io.buckets(kind, term, cursor, limit).then((p) => live && setPage(p), () => live && setPage({ names: [], since: null, max: null }));
-    return () => {
-      live = false;
-    };
-  }, [io, kind, term, cursor, limit]);
+  const { search, setSearch, page, setCursor } = useBucketPage(io, kind, limit);
 
   return (
     <div id={id} className="bucket-picker">
