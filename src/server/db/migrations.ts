@@ -2,6 +2,7 @@
  * Schema migrations, in order. Each runs once (kysely's Migrator records them) on PGlite and PostgreSQL alike.
  */
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { messageMigrations } from '../messages/migrations';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -321,8 +322,24 @@ const migrations: Record<string, Migration> = {
   },
 };
 
+/**
+ * Sections keep their own migrations beside their code (src/server/<section>/migrations.ts) under
+ * their own number range, and are listed here, one line each. Names must stay unique; kysely runs
+ * them in name order.
+ */
+const sectionMigrations: Record<string, Migration>[] = [
+  messageMigrations,
+];
+
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
-    return migrations;
+    const all: Record<string, Migration> = { ...migrations };
+    for (const section of sectionMigrations) {
+      for (const [name, migration] of Object.entries(section)) {
+        if (all[name]) throw new Error(`migration ${name} is declared twice`);
+        all[name] = migration;
+      }
+    }
+    return all;
   },
 };
