@@ -1,0 +1,67 @@
+/**
+ * Buying a resource package (spec 001 §2.5 resources/buy/{index}, transcode/buy/{index}, sms/buy/, …):
+ * the kind's specs, one chosen by its index in the URL, then the pay page.
+ */
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Button, Callout, Card, Spinner, Tag } from '@blueprintjs/core';
+import { api, failureText } from '../../api/client';
+import { RESOURCE_KIND_LABELS, type ResourceSpec } from '../../../shared/billing/resources';
+import { useResourceKind } from './kind';
+
+type Spec = ResourceSpec & { index: number; available: boolean };
+
+export default function BuyPage() {
+  const kind = useResourceKind();
+  const navigate = useNavigate();
+  const index = Number(useParams().index ?? 0) || 0;
+  const [specs, setSpecs] = useState<Spec[] | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    api
+      .get<{ data: Spec[] }>('/api/resources/specs/', { kind })
+      .then((r) => setSpecs(r.data))
+      .catch((e) => setError(failureText(e)));
+  }, [kind]);
+  if (error) return <Callout intent="danger">{error}</Callout>;
+  if (!specs) return <Spinner aria-label="加载中" />;
+  const chosen = specs[index] ?? specs[0];
+  return (
+    <div>
+      <div className="billing-toolbar">
+        <Link to={`/billing/${kind}/`}>{RESOURCE_KIND_LABELS[kind]}</Link>
+        <span>/</span>
+        <h3 className="bp6-heading" style={{ margin: 0 }}>
+          购买{RESOURCE_KIND_LABELS[kind]}
+        </h3>
+      </div>
+      <div className="resource-specs" role="radiogroup" aria-label="规格">
+        {specs.map((s) => (
+          <Card
+            key={s.id}
+            role="radio"
+            aria-checked={s.index === chosen.index}
+            aria-label={s.name}
+            interactive={s.available}
+            className={`resource-spec${s.index === chosen.index ? ' selected' : ''}`}
+            onClick={() => s.available && navigate(`/billing/${kind}/buy/${s.index}`, { replace: true })}
+          >
+            <h5>
+              {s.name} {s.promo && <Tag intent="warning" minimal>优惠</Tag>}
+            </h5>
+            <div className="billing-stat-value">
+              {s.price.toLocaleString('en-US')} <small>元</small>
+            </div>
+            <div className="bill-line-explain">{s.description}</div>
+            {!s.available && <div className="bill-line-explain">近 3 个月已购买过优惠包</div>}
+          </Card>
+        ))}
+      </div>
+      <div className="billing-foot">
+        <Button intent="primary" large disabled={!chosen.available} onClick={() => navigate(`/billing/${kind}/pay/?cat=billing&resource=${chosen.id}`)}>
+          立即购买（{chosen.price.toLocaleString('en-US')} 元）
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,282 @@
+/**
+ * Bill computation, pure (no database): usage of one service type over a day or a month plus its price
+ * configuration → the service's lines with their explanations. docs/billing.md "How a bill is computed"
+ * states every rule applied here; tests/unit/billing-compute.test.ts checks them on hand-built usage.
+ */
+import { billing95, percentile95 } from '../../../shared/stats/percentile';
+import { DAY_S, SLOT_S, dayOf } from '../../../shared/stats/time';
+import { isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
+import { round3, type BillLine, type BilledSample, type ServiceBill, type StepUse } from '../../../shared/billing/bills';
+
+export const GB = 1024 ** 3;
+export const SLOTS_PER_DAY = DAY_S / SLOT_S;
+
+/** One CST day of one service type's usage, summed over the account's services of that type. */
+export interface DayUsage {
+  /** epoch seconds of the day's CST midnight */
+  day: number;
+  /** edge bytes (live: downstream) */
+  bytes: number;
+  /** PCDN bytes: the cheaper-node traffic */
+  cheap_bytes: number;
+  /** live upstream bytes */
+  up_bytes: number;
+  https_reqs: number;
+  dyn_reqs: number;
+  /**
+   * Edge bytes of each 5-minute slot of the day (288, slot i starts at day + i × 300), or null when
+   * the day is older than the 5-minute rows (then only `peak` is known).
+   */
+  slots: ArrayLike<number> | null;
+  cheap_slots: ArrayLike<number> | null;
+  /** the day's highest 5-minute edge bytes and its slot (from the daily rollup) */
+  peak: { bytes: number; at: number };
+  cheap_peak: { bytes: number; at: number };
+  /** bytes stored at the end of the day (file services) */
+  storage_bytes: number;
+  /** SCDN: the highest 5-minute attack bytes per service */
+  attacks?: { bucket_name: string; bytes: number }[];
+}
+
+export interface ComputeContext {
+  /** DAY_BILL: one day; MONTH_BILL: the calendar month (its days, partial at the ends when usage is) */
+  type: 'DAY_BILL' | 'MONTH_BILL';
+  /** calendar days of the month the period belongs to */
+  daysInMonth: number;
+  /** traffic package GB that may be deducted (cdn, file, fusion discharge only); consumed in order */
+  packageGB: number;
+}
+
+/** bytes in a 5-minute slot → Mbps (1000-based, spec 001 §9) */
+export function slotMbps(bytes: number): number {
+  return (bytes * 8) / SLOT_S / 1e6;
+}
+
+/** A ladder applied step by step: each step prices the part of the usage between its min and max. */
+export function applyLadder(usage: number, ladder: Ladder): { amount: number; steps: StepUse[] } {
+  const steps: StepUse[] = [];
+  let amount = 0;
+  for (const s of ladder) {
+    const top = s.max >= UNBOUNDED ? Infinity : s.max;
+    const used = Math.max(0, Math.min(usage, top) - s.min);
+    const a = used * s.unit_price;
+    amount += a;
+    steps.push({ min: s.min, max: s.max, unit_price: s.unit_price, used: round3(used), amount: round3(a) });
+  }
+  return { amount: round3(amount), steps };
+}
+
+/** Kinds whose discharge traffic packages cover (domestic CDN traffic). */
+export const PACKAGE_TYPES: PriceServiceType[] = ['cdn', 'file', 'fusion'];
+
+interface DaySamples {
+  day: number;
+  mbps: number[];
+  /** true when the day had no 5-minute rows and its peak stands for it */
+  fromPeak: boolean;
+}
+
+function daySamples(d: DayUsage, cheap: boolean): DaySamples {
+  const slots = cheap ? d.cheap_slots : d.slots;
+  const peak = cheap ? d.cheap_peak : d.peak;
+  if (slots) return { day: d.day, mbps: Array.from(slots, slotMbps), fromPeak: false };
+  return { day: d.day, mbps: peak.bytes > 0 ? [slotMbps(peak.bytes)] : [], fromPeak: true };
+}
+
+function dayPeak(s: DaySamples, d: DayUsage, cheap: boolean): { value: number; time: number } {
+  if (s.fromPeak) {
+    const p = cheap ? d.cheap_peak : d.peak;
+    return { value: slotMbps(p.bytes), time: p.at };
+  }
+  let best = 0;
+  let at = 0;
+  s.mbps.forEach((v, i) => {
+    if (v > best) {
+      best = v;
+      at = i;
+    }
+  });
+  return { value: best, time: s.day + at * SLOT_S };
+}
+
+const timeOf = (s: DaySamples, i: number, d: DayUsage, cheap: boolean) => (s.fromPeak ? (cheap ? d.cheap_peak.at : d.peak.at) : s.day + i * SLOT_S);
+
+/**
+ * The billed bandwidth of a mode over the given days (Mbps), with the sample that was billed and, for
+ * averages, the daily values. Valid days are days with any usage (docs/statistics.md).
+ */
+export function billedBandwidth(mode: AmountCalType, days: DayUsage[], cheap = false): { value: number; sample?: BilledSample; daily?: { day: string; value: number; time?: number }[]; validDays: number; note?: string } {
+  const per = days.map((d) => daySamples(d, cheap));
+  const valid = per.map((s, i) => ({ s, d: days[i] })).filter(({ s }) => s.mbps.some((v) => v > 0));
+  const approx = valid.some(({ s }) => s.fromPeak) ? '部分日期的 5 分钟数据已超过保留期，以当日峰值计' : undefined;
+  if (mode === 'MONTHLY_95' || mode === 'D_95' || mode === 'DAILY_95') {
+    // D_95 counts every calendar day of the period (a day without usage contributes 288 zero samples)
+    const lists = mode === 'D_95' ? per.map((s) => (s.mbps.length ? s.mbps : new Array(SLOTS_PER_DAY).fill(0))) : valid.map(({ s }) => s.mbps);
+    const owners = mode === 'D_95' ? per.map((s, i) => ({ s, d: days[i] })) : valid;
+    const p = mode === 'D_95' ? percentile95(lists.flat()) : billing95(lists);
+    if (p.index < 0) return { value: 0, validDays: valid.length, note: approx };
+    // map the index back to its day and slot
+    let k = p.index;
+    let o = 0;
+    while (k >= lists[o].length) k -= lists[o++].length;
+    const { s, d } = owners[o];
+    return { value: p.value, sample: { time: timeOf(s, k, d, cheap), value: round3(p.value), rank: p.dropped + 1, count: p.count, dropped: p.dropped }, validDays: valid.length, note: approx };
+  }
+  if (mode === 'DAILY_HIGHEST') {
+    if (!valid.length) return { value: 0, validDays: 0 };
+    const { s, d } = valid[0];
+    const pk = dayPeak(s, d, cheap);
+    return { value: pk.value, sample: { time: pk.time, value: round3(pk.value), rank: 1, count: s.mbps.length, dropped: 0 }, validDays: 1, note: approx };
+  }
+  if (mode === 'DAILY_95_AVERAGE' || mode === 'DAILY_BANDWIDTH') {
+    const daily = valid.map(({ s, d }) => {
+      if (mode === 'DAILY_BANDWIDTH') {
+        const pk = dayPeak(s, d, cheap);
+        return { day: dayOf(d.day), value: pk.value, time: pk.time };
+      }
+      const p = percentile95(s.mbps);
+      return { day: dayOf(d.day), value: p.value, time: timeOf(s, p.index, d, cheap) };
+    });
+    const value = daily.length ? daily.reduce((a, x) => a + x.value, 0) / daily.length : 0;
+    return { value, daily: daily.map((x) => ({ ...x, value: round3(x.value) })), validDays: valid.length, note: approx };
+  }
+  const top = /^TOP_(\d)$/.exec(mode);
+  if (top) {
+    const n = Number(top[1]);
+    const peaks = valid.map(({ s, d }) => dayPeak(s, d, cheap)).sort((a, b) => b.value - a.value || a.time - b.time);
+    if (!peaks.length) return { value: 0, validDays: 0 };
+    // fewer valid days than N: the lowest daily peak is billed
+    const rank = Math.min(n, peaks.length);
+    const pk = peaks[rank - 1];
+    return { value: pk.value, sample: { time: pk.time, value: round3(pk.value), rank, count: peaks.length, dropped: rank - 1 }, daily: peaks.map((p) => ({ day: dayOf(p.time), value: round3(p.value), time: p.time })), validDays: valid.length, note: approx };
+  }
+  throw new Error(`not a bandwidth mode: ${mode}`);
+}
+
+function line(item: string, label: string, usage: number, unit: string, pkg: number, ladder: Ladder, extra: Partial<BillLine> = {}): BillLine {
+  const billed = Math.max(0, usage - pkg);
+  const { amount, steps } = applyLadder(billed, ladder);
+  let total = amount;
+  if (extra.factor) total = round3(amount * extra.factor.value);
+  return { item, label, usage: round3(usage), unit, package: round3(pkg), billed: round3(billed), steps, amount: total, ...extra };
+}
+
+const sum = (days: DayUsage[], k: 'bytes' | 'cheap_bytes' | 'up_bytes' | 'https_reqs' | 'dyn_reqs') => days.reduce((a, d) => a + d[k], 0);
+
+/**
+ * One service type's part of a bill. `days` are the period's days (one for a day bill). Returns the
+ * service bill and how many package GB it consumed.
+ */
+export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, days: DayUsage[], ctx: ComputeContext): { bill: ServiceBill; packageUsed: number } {
+  const mode = cfg.amount_cal_type;
+  const period = periodOf(mode);
+  const charged = (period === 'DAY') === (ctx.type === 'DAY_BILL');
+  const ladder = cfg.regions?.[regionOf(type)] ?? cfg.unit_price_ladder;
+  const used: ServiceBill['used'] = {};
+  const lines: BillLine[] = [];
+  let packageUsed = 0;
+
+  if (type === 'https' || type === 'ucdn') {
+    const n = sum(days, type === 'https' ? 'https_reqs' : 'dyn_reqs');
+    const wan = n / 1e4;
+    const ln = line(type, type === 'https' ? 'HTTPS 请求数' : '动态请求数', wan, '万次', 0, ladder);
+    lines.push(ln);
+    if (type === 'https') Object.assign(used, { https_times: n, https_price: ln.amount });
+    else Object.assign(used, { ucdn_times: n, ucdn_price: ln.amount, times: n, times_price: ln.amount });
+  } else if (type === 'storage') {
+    // storage is priced per GB-month; each day pays its share of the month (the day's stored GB / days in month)
+    let gbDays = 0;
+    for (const d of days) gbDays += Math.max(0, d.storage_bytes / GB - (cfg.storage_deduction ? STORAGE_FREE_GB : 0));
+    const gb = gbDays / days.length;
+    const ln = line('storage', '存储空间', gb, 'GB', 0, ladder, { factor: { value: days.length / ctx.daysInMonth, reason: `按 ${days.length}/${ctx.daysInMonth} 个月计费` } });
+    lines.push(ln);
+    Object.assign(used, { storage: round3(gb), storage_price: ln.amount });
+  } else if (cfg.charge_dimension === 'bandwidth' && isBandwidthMode(mode)) {
+    const b = billedBandwidth(mode, days);
+    // monthly modes are priced per Mbps-month and prorated by valid days; D_95 counts every day itself
+    const prorate = period === 'MONTH' && mode !== 'D_95' && b.validDays < ctx.daysInMonth && b.validDays > 0;
+    const extra: Partial<BillLine> = { sample: b.sample, daily: b.daily, note: b.note };
+    if (prorate) extra.factor = { value: b.validDays / ctx.daysInMonth, reason: `本月有用量 ${b.validDays} 天，按 ${b.validDays}/${ctx.daysInMonth} 月计费` };
+    const ln = line('bandwidth', '带宽', b.value, 'Mbps', 0, ladder, extra);
+    lines.push(ln);
+    Object.assign(used, { bandwidth: round3(b.value), bandwidth_price: ln.amount, discharge: round3(sum(days, 'bytes') / GB) });
+    if (cfg.cheap_unit_price_ladder && days.some((d) => d.cheap_bytes > 0)) {
+      const c = billedBandwidth(mode, days, true);
+      const ce: Partial<BillLine> = { sample: c.sample, daily: c.daily };
+      if (prorate) ce.factor = extra.factor;
+      const cl = line('cheap_bandwidth', '低价节点带宽', c.value, 'Mbps', 0, cfg.cheap_unit_price_ladder, ce);
+      lines.push(cl);
+      Object.assign(used, { cheap_bandwidth: round3(c.value), cheap_bandwidth_price: cl.amount });
+    }
+  } else {
+    // traffic: HOURLY (ladder on each hour), DAILY (on each day), MONTHLY (on the month)
+    let pkgLeft = charged && PACKAGE_TYPES.includes(type) ? ctx.packageGB : 0;
+    const gb = sum(days, 'bytes') / GB;
+    let ln: BillLine;
+    if (mode === 'HOURLY' && days.every((d) => d.slots)) {
+      // hour by hour in time order; packages cover the earliest hours first
+      const steps = new Map<number, StepUse>();
+      let amount = 0;
+      let pkg = 0;
+      for (const d of days) {
+        for (let h = 0; h < 24; h++) {
+          let hb = 0;
+          for (let i = h * 12; i < h * 12 + 12; i++) hb += (d.slots as ArrayLike<number>)[i] ?? 0;
+          let hgb = hb / GB;
+          const take = Math.min(pkgLeft, hgb);
+          pkgLeft -= take;
+          pkg += take;
+          hgb -= take;
+          const r = applyLadder(hgb, ladder);
+          amount += r.amount;
+          r.steps.forEach((s, i) => {
+            const acc = steps.get(i) ?? { ...s, used: 0, amount: 0 };
+            acc.used += s.used;
+            acc.amount += s.amount;
+            steps.set(i, acc);
+          });
+        }
+      }
+      packageUsed = pkg;
+      ln = { item: 'discharge', label: '流量（按小时阶梯）', usage: round3(gb), unit: 'GB', package: round3(pkg), billed: round3(gb - pkg), steps: [...steps.values()].map((s) => ({ ...s, used: round3(s.used), amount: round3(s.amount) })), amount: round3(amount), note: '每小时的流量分别按阶梯计价后相加' };
+    } else {
+      const take = Math.min(pkgLeft, gb);
+      packageUsed = take;
+      ln = line('discharge', type === 'live' ? '直播下行流量' : '流量', gb, 'GB', take, ladder);
+    }
+    lines.push(ln);
+    Object.assign(used, { discharge: round3(gb), discharge_package: round3(packageUsed), discharge_price: ln.amount });
+    if (type === 'live') Object.assign(used, { live_download_discharge: round3(gb), live_upload_discharge: round3(sum(days, 'up_bytes') / GB) });
+    const cheap = sum(days, 'cheap_bytes') / GB;
+    if (cfg.cheap_unit_price_ladder && cheap > 0) {
+      const cl = line('cheap_discharge', '低价节点流量', cheap, 'GB', 0, cfg.cheap_unit_price_ladder);
+      lines.push(cl);
+      Object.assign(used, { cheap_discharge: round3(cheap), cheap_discharge_price: cl.amount });
+    }
+  }
+  if (type === 'scdn') {
+    const peaks = new Map<string, number>();
+    for (const d of days) for (const a of d.attacks ?? []) peaks.set(a.bucket_name, Math.max(peaks.get(a.bucket_name) ?? 0, slotMbps(a.bytes) / 1000));
+    used.scdn_attack = [...peaks].map(([bucket_name, peak]) => ({ bucket_name, peak: round3(peak) }));
+    used.scdn_price = 0;
+  }
+  if (!charged) {
+    // shown for its usage (the daily bandwidth detail of spec 001 §2.6); the fee is on the other bill
+    for (const l of lines) Object.assign(l, { steps: [], amount: 0, factor: undefined });
+    for (const k of Object.keys(used)) if (k.endsWith('_price')) used[k] = 0;
+  }
+  const amount = round3(lines.reduce((a, l) => a + l.amount, 0));
+  const total = round3((amount * cfg.discount) / 100);
+  const note = charged ? undefined : period === 'MONTH' ? '按月结算，费用见月账单' : '已按日结算，费用见日账单';
+  return { bill: { service_type: type, charged, used, lines, amount, discount: cfg.discount, total, note }, packageUsed: charged ? packageUsed : 0 };
+}
+
+/** Free storage per account when storage_deduction is on (ours, docs/billing.md). */
+export const STORAGE_FREE_GB = 10;
+
+/** The calendar days of the month holding a CST day ('YYYY-MM-DD'). */
+export function monthDays(day: string): { first: string; days: number } {
+  const [y, m] = day.split('-').map(Number);
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { first: `${day.slice(0, 7)}-01`, days };
+}

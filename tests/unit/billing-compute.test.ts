@@ -1,0 +1,240 @@
+/**
+ * Bill computation on hand-built usage (docs/billing.md "How a bill is computed"): every bandwidth mode,
+ * every ladder shape, packages, proration, discounts. Each expected value is worked out in the comment
+ * beside it.
+ */
+import { applyLadder, billedBandwidth, computeService, GB, type DayUsage } from '../../src/server/billing/bills/compute';
+import { defaultPriceConfig, discountText, ladderProblem, UNBOUNDED, type AmountCalType, type Ladder, type ServicePriceConfig } from '../../src/shared/billing/price';
+import { billDay, billId, isOldLayout, round3 } from '../../src/shared/billing/bills';
+import { voucherStatus } from '../../src/shared/billing/vouchers';
+import { moneyParts } from '../../src/shared/billing/header';
+import { flowRemain } from '../../src/shared/billing/resources';
+import { parseLadder } from '../../src/server/billing/commands';
+import { dayStart } from '../../src/shared/stats/time';
+
+const D0 = dayStart('2026-03-01') as number;
+const DAY = 86400;
+/** Mbps → bytes in a 5-minute slot (Mbps × 10^6 × 300 s / 8) */
+const bytesOf = (mbps: number) => (mbps * 1e6 * 300) / 8;
+
+function day(i: number, mbps: number[] | null, extra: Partial<DayUsage> = {}): DayUsage {
+  const slots = mbps ? Float64Array.from(mbps, bytesOf) : null;
+  let peak = { bytes: 0, at: D0 + i * DAY };
+  if (slots) slots.forEach((b, j) => b > peak.bytes && (peak = { bytes: b, at: D0 + i * DAY + j * 300 }));
+  return { day: D0 + i * DAY, bytes: slots ? slots.reduce((a, b) => a + b, 0) : 0, cheap_bytes: 0, up_bytes: 0, https_reqs: 0, dyn_reqs: 0, slots, cheap_slots: slots ? new Float64Array(288) : null, peak, cheap_peak: { bytes: 0, at: D0 }, storage_bytes: 0, ...extra };
+}
+const ramp = (from: number) => Array.from({ length: 288 }, (_, i) => from + i);
+const flatDay = (v: number) => new Array(288).fill(v);
+const zeros = () => new Array(288).fill(0);
+const flat = (p: number): Ladder => [{ min: 0, max: UNBOUNDED, unit_price: p }];
+
+function bandwidthCfg(mode: AmountCalType, ladder: Ladder, discount = 100): ServicePriceConfig {
+  const base = defaultPriceConfig().cdn;
+  return { ...base, amount_cal_type: mode, period_bill_type: ['DAILY_95', 'DAILY_HIGHEST'].includes(mode) ? 'DAY' : 'MONTH', charge_dimension: 'bandwidth', discount, unit_price_ladder: ladder, regions: { domestic: ladder, asia_pacific: ladder, other: ladder }, cheap_unit_price_ladder: null };
+}
+function trafficCfg(mode: AmountCalType, ladder: Ladder): ServicePriceConfig {
+  const base = defaultPriceConfig().cdn;
+  return { ...base, amount_cal_type: mode, period_bill_type: mode === 'MONTHLY' ? 'MONTH' : 'DAY', unit_price_ladder: ladder, regions: { domestic: ladder, asia_pacific: ladder, other: ladder }, cheap_unit_price_ladder: null };
+}
+
+describe('ladders, applied step by step', () => {
+  it('one unbounded step: 10 GB × 0.29 = 2.9', () => {
+    expect(applyLadder(10, flat(0.29)).amount).toBe(2.9);
+  });
+  it('two steps: 150 on 0–100 at 1 and 100– at 0.5 = 100 + 25 = 125', () => {
+    const r = applyLadder(150, [{ min: 0, max: 100, unit_price: 1 }, { min: 100, max: UNBOUNDED, unit_price: 0.5 }]);
+    expect(r.amount).toBe(125);
+    expect(r.steps.map((s) => s.used)).toEqual([100, 50]);
+    expect(r.steps.map((s) => s.amount)).toEqual([100, 25]);
+  });
+  it('usage exactly on a boundary leaves the next step empty', () => {
+    const r = applyLadder(100, [{ min: 0, max: 100, unit_price: 1 }, { min: 100, max: UNBOUNDED, unit_price: 0.5 }]);
+    expect(r.steps.map((s) => s.used)).toEqual([100, 0]);
+    expect(r.amount).toBe(100);
+  });
+  it('three steps: 25 on 0–10 at 3, 10–20 at 2, 20– at 1 = 30 + 20 + 5 = 55', () => {
+    expect(applyLadder(25, parseLadder('0-10:3,10-20:2,20-:1')).amount).toBe(55);
+  });
+  it('a free first step (0–10 at 0) then 0.1: 15 → 0.5', () => {
+    expect(applyLadder(15, parseLadder('0-10:0,10-:0.1')).amount).toBe(0.5);
+  });
+  it('checks ladders: gaps, a bounded last step and negative prices are refused', () => {
+    expect(ladderProblem(parseLadder('0-10:1,10-:0.5'))).toBeNull();
+    expect(ladderProblem(parseLadder('0-10:1,11-:0.5'))).toContain('min 应为 10');
+    expect(ladderProblem([{ min: 0, max: 10, unit_price: 1 }])).toContain('不封顶');
+    expect(ladderProblem([{ min: 0, max: UNBOUNDED, unit_price: -1 }])).toContain('不能为负');
+    expect(() => parseLadder('0-10')).toThrow('无法识别的阶梯');
+  });
+});
+
+describe('bandwidth modes', () => {
+  it('MONTHLY_95 over one valid day of 1..288 Mbps: 14 dropped (288 × 5 % = 14.4, floored), 274 Mbps at slot 273', () => {
+    const b = billedBandwidth('MONTHLY_95', [day(0, ramp(1)), day(1, zeros())]);
+    expect(round3(b.value)).toBe(274);
+    expect(b.sample).toEqual({ time: D0 + 273 * 300, value: 274, rank: 15, count: 288, dropped: 14 });
+    expect(b.validDays).toBe(1);
+  });
+  it('MONTHLY_95 over two valid days (1..576): 28 dropped (28.8 floored), the 29th highest = 548 Mbps on day 2 at slot 259', () => {
+    const b = billedBandwidth('MONTHLY_95', [day(0, ramp(1)), day(1, ramp(289))]);
+    expect(round3(b.value)).toBe(548);
+    expect(b.sample?.time).toBe(D0 + DAY + 259 * 300);
+    expect(b.sample?.dropped).toBe(28);
+  });
+  it('MONTHLY_95 in a month bill: 548 Mbps × 10 yuan = 5480 when both days of a 2-day month have usage', () => {
+    const { bill } = computeService('cdn', bandwidthCfg('MONTHLY_95', flat(10)), [day(0, ramp(1)), day(1, ramp(289))], { type: 'MONTH_BILL', daysInMonth: 2, packageGB: 0 });
+    expect(bill.charged).toBe(true);
+    expect(bill.used.bandwidth).toBe(548);
+    expect(bill.total).toBe(5480);
+    expect(bill.lines[0].factor).toBeUndefined();
+  });
+  it('a month with partial days: 274 Mbps × 10 yuan × 1/30 valid days = 91.333', () => {
+    const days = [day(0, ramp(1)), ...Array.from({ length: 29 }, (_, i) => day(i + 1, zeros()))];
+    const { bill } = computeService('cdn', bandwidthCfg('MONTHLY_95', flat(10)), days, { type: 'MONTH_BILL', daysInMonth: 30, packageGB: 0 });
+    expect(bill.lines[0].factor?.value).toBeCloseTo(1 / 30, 10);
+    expect(bill.total).toBe(91.333);
+  });
+  it('D_95 counts idle days: 576 samples with 288 zeros, 28 dropped, 1..288 → 260 Mbps, not prorated', () => {
+    const b = billedBandwidth('D_95', [day(0, ramp(1)), day(1, zeros())]);
+    expect(round3(b.value)).toBe(260);
+    const { bill } = computeService('cdn', bandwidthCfg('D_95', flat(1)), [day(0, ramp(1)), day(1, zeros())], { type: 'MONTH_BILL', daysInMonth: 2, packageGB: 0 });
+    expect(bill.total).toBe(260);
+  });
+  it('DAILY_95_AVERAGE: day 95s 274 and 100, an idle day skipped → 187 Mbps; × 3 yuan × 2/3 days = 374', () => {
+    const days = [day(0, ramp(1)), day(1, flatDay(100)), day(2, zeros())];
+    const b = billedBandwidth('DAILY_95_AVERAGE', days);
+    expect(b.value).toBeCloseTo(187, 9);
+    expect(b.daily?.map((d) => d.value)).toEqual([274, 100]);
+    const { bill } = computeService('cdn', bandwidthCfg('DAILY_95_AVERAGE', flat(3)), days, { type: 'MONTH_BILL', daysInMonth: 3, packageGB: 0 });
+    expect(bill.total).toBe(374);
+  });
+  it('DAILY_BANDWIDTH (daily peak average): peaks 288 and 100 → 194 Mbps', () => {
+    const b = billedBandwidth('DAILY_BANDWIDTH', [day(0, ramp(1)), day(1, flatDay(100))]);
+    expect(b.value).toBeCloseTo(194, 9);
+    expect(b.daily?.[0]).toEqual({ day: '2026-03-01', value: 288, time: D0 + 287 * 300 });
+  });
+  it('TOP_4: daily peaks 50, 80, 20, 90, 70 → sorted 90, 80, 70, 50, 20 → 50; TOP_9 with 5 days → the lowest, 20', () => {
+    const days = [50, 80, 20, 90, 70].map((p, i) => day(i, [p, ...new Array(287).fill(1)]));
+    const top4 = billedBandwidth('TOP_4', days);
+    expect(round3(top4.value)).toBe(50);
+    expect(top4.sample).toMatchObject({ rank: 4, count: 5, time: D0 });
+    const top9 = billedBandwidth('TOP_9', days);
+    expect(round3(top9.value)).toBe(20);
+    expect(top9.sample?.rank).toBe(5);
+    const { bill } = computeService('cdn', bandwidthCfg('TOP_4', parseLadder('0-40:2,40-:1')), days, { type: 'MONTH_BILL', daysInMonth: 5, packageGB: 0 });
+    // 40 × 2 + 10 × 1 = 90
+    expect(bill.total).toBe(90);
+  });
+  it('DAILY_95 on a day bill: 274 Mbps × 2 yuan per Mbps-day = 548; DAILY_HIGHEST: 288 × 2 = 576', () => {
+    const d = [day(0, ramp(1))];
+    expect(computeService('cdn', bandwidthCfg('DAILY_95', flat(2)), d, { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 }).bill.total).toBe(548);
+    const hi = computeService('cdn', bandwidthCfg('DAILY_HIGHEST', flat(2)), d, { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 }).bill;
+    expect(hi.total).toBe(576);
+    expect(hi.lines[0].sample).toMatchObject({ time: D0 + 287 * 300, value: 288 });
+  });
+  it('a monthly mode on a day bill shows the day bandwidth without charging', () => {
+    const { bill } = computeService('cdn', bandwidthCfg('MONTHLY_95', flat(10)), [day(0, ramp(1))], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(bill.charged).toBe(false);
+    expect(bill.used.bandwidth).toBe(274);
+    expect(bill.total).toBe(0);
+    expect(bill.lines[0].steps).toEqual([]);
+    expect(bill.note).toBe('按月结算，费用见月账单');
+  });
+  it('days older than the 5-minute rows stand as their peak, and the line says so', () => {
+    const old = day(0, null, { peak: { bytes: bytesOf(120), at: D0 + 600 } });
+    const b = billedBandwidth('MONTHLY_95', [old]);
+    expect(round3(b.value)).toBe(120);
+    expect(b.sample?.time).toBe(D0 + 600);
+    expect(b.note).toContain('以当日峰值计');
+  });
+  it('a discount of 80 pays 80 %: 548 × 0.8 = 438.4', () => {
+    const { bill } = computeService('cdn', bandwidthCfg('DAILY_95', flat(2), 80), [day(0, ramp(1))], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(bill.amount).toBe(548);
+    expect(bill.total).toBe(438.4);
+  });
+});
+
+describe('traffic and counts', () => {
+  const gbDay = (i: number, hourlyGB: number[]) => {
+    const slots = new Float64Array(288);
+    hourlyGB.forEach((g, h) => (slots[h * 12] = g * GB));
+    return day(i, null, { slots, cheap_slots: new Float64Array(288), bytes: hourlyGB.reduce((a, b) => a + b, 0) * GB });
+  };
+  it('DAILY with a package: 150 GB − 40 GB package = 110 GB on 0–100 at 0.3, 100– at 0.2 = 30 + 2 = 32', () => {
+    const { bill, packageUsed } = computeService('cdn', trafficCfg('DAILY', parseLadder('0-100:0.3,100-:0.2')), [gbDay(0, [150])], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 40 });
+    expect(packageUsed).toBe(40);
+    expect(bill.used).toMatchObject({ discharge: 150, discharge_package: 40, discharge_price: 32 });
+    expect(bill.lines[0]).toMatchObject({ usage: 150, package: 40, billed: 110, amount: 32 });
+  });
+  it('a package larger than the usage covers it all and keeps the rest', () => {
+    const { bill, packageUsed } = computeService('cdn', trafficCfg('DAILY', flat(0.29)), [gbDay(0, [30])], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 100 });
+    expect(packageUsed).toBe(30);
+    expect(bill.total).toBe(0);
+  });
+  it('HOURLY prices each hour: 12 GB and 3 GB on 0–10 at 1, 10– at 0.5 → 11 + 3 = 14 (DAILY would be 12.5)', () => {
+    const ladder = parseLadder('0-10:1,10-:0.5');
+    expect(computeService('cdn', trafficCfg('HOURLY', ladder), [gbDay(0, [12, 3])], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 }).bill.total).toBe(14);
+    expect(computeService('cdn', trafficCfg('DAILY', ladder), [gbDay(0, [12, 3])], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 }).bill.total).toBe(12.5);
+  });
+  it('HOURLY with a 5 GB package: the earliest hour is covered first → 7 + 3 = 10', () => {
+    const r = computeService('cdn', trafficCfg('HOURLY', parseLadder('0-10:1,10-:0.5')), [gbDay(0, [12, 3])], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 5 });
+    expect(r.bill.total).toBe(10);
+    expect(r.packageUsed).toBe(5);
+  });
+  it('MONTHLY traffic: 3 days of 40 GB = 120 GB on 0–100 at 0.3, 100– at 0.2 = 34 on the month bill, nothing on the day bill', () => {
+    const cfg = trafficCfg('MONTHLY', parseLadder('0-100:0.3,100-:0.2'));
+    const days = [0, 1, 2].map((i) => gbDay(i, [40]));
+    expect(computeService('cdn', cfg, days, { type: 'MONTH_BILL', daysInMonth: 3, packageGB: 0 }).bill.total).toBe(34);
+    const dayBill = computeService('cdn', cfg, [days[0]], { type: 'DAY_BILL', daysInMonth: 3, packageGB: 10 });
+    expect(dayBill.bill.total).toBe(0);
+    expect(dayBill.packageUsed).toBe(0);
+  });
+  it('packages do not cover other kinds (live) and the cheaper nodes have their own ladder', () => {
+    const live = computeService('live', trafficCfg('DAILY', flat(0.29)), [gbDay(0, [10])], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 100 });
+    expect(live.packageUsed).toBe(0);
+    expect(live.bill.total).toBe(2.9);
+    const cfg = { ...trafficCfg('DAILY', flat(0.29)), cheap_unit_price_ladder: flat(0.2) };
+    const cheap = computeService('fusion', cfg, [{ ...gbDay(0, [10]), cheap_bytes: 5 * GB }], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    // 10 × 0.29 + 5 × 0.2 = 3.9
+    expect(cheap.bill.used).toMatchObject({ cheap_discharge: 5, cheap_discharge_price: 1 });
+    expect(cheap.bill.total).toBe(3.9);
+  });
+  it('HTTPS requests per 万次: 25,000 → 2.5 × 0.05 = 0.125; dynamic requests 30,000 → 3 × 0.2 = 0.6', () => {
+    const cfgs = defaultPriceConfig();
+    expect(computeService('https', cfgs.https, [day(0, null, { https_reqs: 25000 })], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 }).bill.total).toBe(0.125);
+    expect(computeService('ucdn', cfgs.ucdn, [day(0, null, { dyn_reqs: 30000 })], { type: 'DAY_BILL', daysInMonth: 30, packageGB: 0 }).bill.used).toMatchObject({ times: 30000, times_price: 0.6 });
+  });
+  it('storage per GB-month, a day pays 1/30 of a 30-day month: 300 GB × 0.099 / 30 = 0.99', () => {
+    const cfg = defaultPriceConfig().storage;
+    expect(computeService('storage', cfg, [day(0, null, { storage_bytes: 300 * GB })], { type: 'DAY_BILL', daysInMonth: 30, packageGB: 0 }).bill.total).toBe(0.99);
+    // with storage_deduction the first 10 GB are free: 290 × 0.099 / 30 = 0.957
+    expect(computeService('storage', { ...cfg, storage_deduction: true }, [day(0, null, { storage_bytes: 300 * GB })], { type: 'DAY_BILL', daysInMonth: 30, packageGB: 0 }).bill.total).toBe(0.957);
+  });
+});
+
+describe('display rules (spec 001 §4, §9)', () => {
+  it('voucher status: later rules override earlier ones', () => {
+    const now = 1_800_000_000;
+    expect(voucherStatus({ value: 50, remain: 20, expired_at: now + 10 }, now)).toBe('USING');
+    expect(voucherStatus({ value: 50, remain: 0, expired_at: now + 10 }, now)).toBe('USED');
+    expect(voucherStatus({ value: 50, remain: 0, expired_at: now - 1 }, now)).toBe('EXPIRED');
+    expect(voucherStatus({ value: 50, remain: 50, expired_at: now - 1 }, now)).toBe('EXPIRED');
+  });
+  it('discount 100 shows empty, a multiple of 10 is divided by 10', () => {
+    expect(discountText(100)).toBe('');
+    expect(discountText(80)).toBe('8 折');
+    expect(discountText(85)).toBe('85 折');
+  });
+  it('bill ids start with YYYYMMDD; before 2017-01-01 the old layout', () => {
+    expect(billId('2026-03-01', 'MONTH_BILL', 7)).toBe('20260301M7');
+    expect(billDay('20260301D7')).toBe('2026-03-01');
+    expect(billDay('2026-03-01')).toBeNull();
+    expect(isOldLayout('20161231D7')).toBe(true);
+    expect(isOldLayout('20170101D7')).toBe(false);
+  });
+  it('balance parts and remaining traffic units', () => {
+    expect(moneyParts(1288.5)).toEqual({ int: '1,288', decimal: '.50' });
+    expect(moneyParts(-3.456)).toEqual({ int: '-3', decimal: '.46' });
+    expect(flowRemain(500)).toEqual({ value: 500, unit: 'GB' });
+    expect(flowRemain(1536)).toEqual({ value: 1.5, unit: 'TB' });
+  });
+});
