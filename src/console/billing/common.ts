@@ -1,0 +1,16 @@
+/** What the billing layout hands its pages (react-router outlet context). */
+import { useOutletContext } from 'react-router-dom';
+import type { BillingUsage } from '../../shared/billing/header';
+
+export interface BillingContext {
+  usage: BillingUsage | null;
+  /** reload the header after something changed the balance, vouchers or packages */
+  reload(): void;
+}
+
+export function useBilling(): BillingContext {
+  return useOutletContext<BillingContext | undefined>() ?? { usage: null, reload: () => undefined };
+}
+
+/** Yuan with 3 decimals (spec 001 §9: usage and fees). */
+export const yuan3 = (v: number) => v.toFixed(3);

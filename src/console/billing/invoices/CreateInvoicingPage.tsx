@@ -1,0 +1,61 @@
+/** /billing/createInvoicing/ (spec 001 §2.5 "params cat, total, freeze, listNumber"): apply for an invoice. */
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Button, Callout, Card, FormGroup, H4, HTMLSelect, InputGroup, NumericInput } from '@blueprintjs/core';
+import { api, ApiFailure, failureText } from '../../api/client';
+import { notify } from '../../common/toaster';
+import type { FieldError } from '../../../shared/errors';
+
+export default function CreateInvoicingPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const available = Number(params.get('total')) || 0;
+  const [amount, setAmount] = useState(available);
+  const [infos, setInfos] = useState<{ info_id: number; title: string }[]>([]);
+  const [addresses, setAddresses] = useState<{ address_id: number; recipient: string; address: string }[]>([]);
+  const [infoId, setInfoId] = useState(0);
+  const [addressId, setAddressId] = useState(0);
+  const [remark, setRemark] = useState('');
+  const [message, setMessage] = useState('');
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  useEffect(() => {
+    void api.get<{ data: { infos: { info_id: number; title: string }[] } }>('/api/account/invoice/info').then((r) => (setInfos(r.data.infos), setInfoId(r.data.infos[0]?.info_id ?? 0)));
+    void api.get<{ data: { addresses: { address_id: number; recipient: string; address: string }[] } }>('/api/account/invoice/address').then((r) => (setAddresses(r.data.addresses), setAddressId(r.data.addresses[0]?.address_id ?? 0)));
+  }, []);
+  const err = (p: string) => errors.find((e) => e.path === p)?.message;
+  async function submit() {
+    setMessage('');
+    try {
+      await api.put('/api/account/invoice', { amount, info_id: infoId, address_id: addressId, ...(remark ? { remark } : {}) });
+      notify('开票申请已提交');
+      navigate('/billing/invoicing/');
+    } catch (e) {
+      setMessage(failureText(e));
+      if (e instanceof ApiFailure) setErrors(e.errors);
+    }
+  }
+  return (
+    <div className="billing-create-invoice">
+      <H4>申请开票</H4>
+      <Card>
+        {message && <Callout intent="danger">{message}</Callout>}
+        <FormGroup label="开票金额（元）" helperText={err('/amount') ?? `最多可开票 ${available.toFixed(2)} 元`} intent={err('/amount') ? 'danger' : 'none'}>
+          <NumericInput aria-label="开票金额" min={0.01} max={available} minorStepSize={0.01} value={amount} onValueChange={setAmount} />
+        </FormGroup>
+        <FormGroup label="发票抬头" helperText={infos.length ? err('/info_id') : <Link to="/billing/invoicing/">请先添加发票抬头</Link>} intent={err('/info_id') ? 'danger' : 'none'}>
+          <HTMLSelect aria-label="发票抬头" value={infoId} onChange={(e) => setInfoId(Number(e.target.value))} options={infos.map((i) => ({ value: i.info_id, label: i.title }))} />
+        </FormGroup>
+        <FormGroup label="收件地址" helperText={addresses.length ? err('/address_id') : <Link to="/billing/invoicing/">请先添加收件地址</Link>} intent={err('/address_id') ? 'danger' : 'none'}>
+          <HTMLSelect aria-label="收件地址" value={addressId} onChange={(e) => setAddressId(Number(e.target.value))} options={addresses.map((a) => ({ value: a.address_id, label: `${a.recipient} ${a.address}` }))} />
+        </FormGroup>
+        <FormGroup label="备注">
+          <InputGroup aria-label="备注" maxLength={200} value={remark} onChange={(e) => setRemark(e.target.value)} />
+        </FormGroup>
+        <Button onClick={() => navigate('/billing/invoicing/')}>返回</Button>{' '}
+        <Button intent="primary" disabled={!infoId || !addressId || !(amount > 0)} onClick={() => void submit()}>
+          提交申请
+        </Button>
+      </Card>
+    </div>
+  );
+}

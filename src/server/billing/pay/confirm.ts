@@ -1,0 +1,143 @@
+/**
+ * The pay confirmation (spec 001 §7 "pay confirmation with an SMS code"; docs/billing-money.md): any
+ * section that takes money from the balance (resource packages, paid certificates, DDoS orders, …)
+ * asks for a 6-digit code sent to the main account's mobile, then debits the balance.
+ *
+ *   sendPayCode(db, sms, accountId)            POST /api/accounts/transaction/captcha: one SMS a minute (23701)
+ *   payCodeState(db, accountId)                GET  /api/accounts/transaction/captcha: masked mobile, seconds to wait
+ *   checkPayCode(db, accountId, code)          22216 no code, 21102 wrong (5 tries), 21103 expired; marks it used
+ *   debitBalance(trx, accountId, amount)       22201 with data { need, link } when the balance is short
+ *   payWithBalance(db, user, order)            all of the above plus a paid order row, in one transaction,
+ *                                              with the caller's `deliver(trx, order)` inside it
+ */
+import { randomInt, randomBytes } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db';
+import type { Database } from '../../db/schema';
+import type { SmsSender } from '../../sms/outbox';
+import { assertSmsAllowed } from '../../sms/outbox';
+import { ApiError } from '../../http/errors';
+import { hashCode } from '../../accounts/passwords';
+import { maskMobile } from '../../../shared/account';
+import { CHARGE_PATH, PAY_CODE_MAX_ATTEMPTS, PAY_CODE_RESEND_SECONDS, PAY_CODE_TTL_SECONDS, yuan } from '../../../shared/billing-money';
+import type {} from '../money-tables';
+
+export const PAY_PURPOSE = 'pay';
+
+async function mobileOf(db: Kysely<Database>, accountId: number): Promise<string> {
+  const mobile = (await db.selectFrom('users').select('mobile').where('id', '=', accountId).executeTakeFirst())?.mobile;
+  if (!mobile) throw new ApiError(22215, 400);
+  return mobile;
+}
+
+export async function payCodeState(db: DB, accountId: number): Promise<{ mobile: string; resend_in: number }> {
+  const mobile = await mobileOf(db, accountId);
+  const last = await db
+    .selectFrom('verification_codes')
+    .select('created_at')
+    .where('user_id', '=', accountId)
+    .where('purpose', '=', PAY_PURPOSE)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  const since = last ? (Date.now() - new Date(last.created_at).getTime()) / 1000 : Infinity;
+  return { mobile: maskMobile(mobile) ?? '', resend_in: Math.max(0, Math.ceil(PAY_CODE_RESEND_SECONDS - since)) };
+}
+
+export async function sendPayCode(db: DB, sms: SmsSender, accountId: number): Promise<{ mobile: string; resend_in: number }> {
+  const mobile = await mobileOf(db, accountId);
+  await assertSmsAllowed(db, mobile);
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await db
+    .insertInto('verification_codes')
+    .values({ user_id: accountId, purpose: PAY_PURPOSE, code_hash: hashCode(code), expires_at: new Date(Date.now() + PAY_CODE_TTL_SECONDS * 1000) })
+    .execute();
+  await sms.send({ userId: accountId, mobile }, PAY_PURPOSE, `【云控制台】您的支付验证码为 ${code}，5 分钟内有效。请勿将验证码告诉他人。`);
+  return { mobile: maskMobile(mobile) ?? '', resend_in: PAY_CODE_RESEND_SECONDS };
+}
+
+/** Checks the latest unused pay code of the account and marks it used. */
+export async function checkPayCode(db: Kysely<Database>, accountId: number, code: string | undefined): Promise<void> {
+  if (!code) throw new ApiError(22216, 400);
+  const row = await db
+    .selectFrom('verification_codes')
+    .selectAll()
+    .where('user_id', '=', accountId)
+    .where('purpose', '=', PAY_PURPOSE)
+    .where('used_at', 'is', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!row || row.attempts >= PAY_CODE_MAX_ATTEMPTS) throw new ApiError(21102, 400);
+  if (new Date(row.expires_at).getTime() < Date.now()) throw new ApiError(21103, 400);
+  if (row.code_hash !== hashCode(code)) {
+    await db.updateTable('verification_codes').set({ attempts: sql`attempts + 1` }).where('id', '=', row.id).execute();
+    throw new ApiError(21102, 400);
+  }
+  await db.updateTable('verification_codes').set({ used_at: new Date() }).where('id', '=', row.id).execute();
+}
+
+/** What an insufficient-balance refusal carries: the amount to top up and where (spec 001 §2.6). */
+export interface TopUp {
+  need: number;
+  balance: number;
+  link: string;
+}
+
+/**
+ * Takes `amount` yuan from the balance, gift money first (actual_charge never exceeds money).
+ * Refuses with 22201 and { need, balance, link } when the balance is short. Call inside a transaction.
+ */
+export async function debitBalance(trx: Kysely<Database>, accountId: number, amount: number): Promise<number> {
+  const row = await trx.selectFrom('users').select(['money']).where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
+  const balance = Number(row.money);
+  if (balance < amount) {
+    const need = yuan(amount - balance);
+    throw new ApiError(22201, 400, undefined, { need, balance, link: `${CHARGE_PATH}?amount=${Math.ceil(need)}` } satisfies TopUp);
+  }
+  const left = yuan(balance - amount);
+  await trx.updateTable('users').set({ money: left.toFixed(2), actual_charge: sql`least(actual_charge, ${left.toFixed(2)}::numeric)` }).where('id', '=', accountId).execute();
+  return left;
+}
+
+export function newOrderNo(): string {
+  const d = new Date();
+  const stamp = `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}`;
+  return `${stamp}${randomBytes(6).toString('hex').toUpperCase()}`;
+}
+
+export interface BalanceOrder {
+  kind: string;
+  title: string;
+  amount: number;
+  detail?: Record<string, unknown>;
+  /** the SMS code the user typed */
+  code?: string;
+  /** what the caller delivers once paid, inside the same transaction (grant a package, issue a certificate) */
+  deliver?: (trx: Transaction<Database>, order: { id: number; order_no: string }) => Promise<void>;
+}
+
+/** Pays an order from the balance after the SMS confirmation: the order row, the debit and the delivery in one transaction. */
+export async function payWithBalance(db: DB, user: { id: number; account_id: number }, order: BalanceOrder): Promise<{ order_no: string; balance: number }> {
+  await checkPayCode(db, user.account_id, order.code);
+  return db.transaction().execute(async (trx) => {
+    const balance = await debitBalance(trx, user.account_id, order.amount);
+    const row = await trx
+      .insertInto('billing_orders')
+      .values({
+        order_no: newOrderNo(),
+        account_id: user.account_id,
+        user_id: user.id,
+        kind: order.kind,
+        title: order.title,
+        amount: order.amount.toFixed(2),
+        pay_method: 'balance',
+        status: 'success',
+        pay_token: null,
+        detail: JSON.stringify(order.detail ?? {}),
+        paid_at: new Date(),
+      })
+      .returning(['id', 'order_no'])
+      .executeTakeFirstOrThrow();
+    if (order.deliver) await order.deliver(trx, row);
+    return { order_no: row.order_no, balance };
+  });
+}

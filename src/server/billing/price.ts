@@ -1,0 +1,113 @@
+/**
+ * An account's price configuration (spec 001 §3 price_config): the rows of account_price_config
+ * (statistics created the table; billing added period_bill_type, charge_dimension, storage_deduction,
+ * discount and the ladders in `prices`) over the defaults of src/shared/billing/price.ts.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type {} from './tables';
+import {
+  DEFAULT_BANDWIDTH_LADDER,
+  PRICE_SERVICE_TYPES,
+  REGIONS,
+  defaultPriceConfig,
+  isBandwidthMode,
+  ladderProblem,
+  periodOf,
+  type AmountCalType,
+  type Ladder,
+  type PriceServiceType,
+  type Region,
+  type ServicePriceConfig,
+} from '../../shared/billing/price';
+
+export interface StoredPrices {
+  regions?: Partial<Record<Region, Ladder>>;
+  cheap?: Ladder | null;
+}
+
+/** Merges a stored row over the default of its service type; period and dimension follow the mode. */
+export function mergeConfig(type: PriceServiceType, row: { amount_cal_type: string; storage_deduction?: boolean; discount?: number; prices?: StoredPrices | null } | undefined): ServicePriceConfig {
+  const base = defaultPriceConfig()[type];
+  if (!row) return base;
+  const mode = row.amount_cal_type as AmountCalType;
+  const bandwidth = isBandwidthMode(mode) && base.charge_dimension === 'discharge';
+  const fallback = bandwidth ? (periodOf(mode) === 'DAY' ? DEFAULT_BANDWIDTH_LADDER.day : DEFAULT_BANDWIDTH_LADDER.month) : null;
+  const regions = { ...base.regions } as Record<Region, Ladder>;
+  for (const r of REGIONS) {
+    const stored = row.prices?.regions?.[r];
+    if (stored && !ladderProblem(stored)) regions[r] = stored;
+    else if (fallback) regions[r] = fallback;
+  }
+  const cheap = row.prices?.cheap === null ? null : row.prices?.cheap && !ladderProblem(row.prices.cheap) ? row.prices.cheap : bandwidth ? null : base.cheap_unit_price_ladder;
+  return {
+    ...base,
+    amount_cal_type: mode,
+    period_bill_type: periodOf(mode),
+    charge_dimension: bandwidth ? 'bandwidth' : base.charge_dimension,
+    storage_deduction: row.storage_deduction ?? base.storage_deduction,
+    discount: row.discount ?? base.discount,
+    unit_price_ladder: regions.domestic,
+    regions,
+    cheap_unit_price_ladder: cheap,
+  };
+}
+
+/** The full configuration of an account: every price service type, stored or default. */
+export async function loadPriceConfig(db: Kysely<Database>, accountId: number): Promise<Record<PriceServiceType, ServicePriceConfig>> {
+  const rows = await db.selectFrom('account_price_config').select(['service_type', 'amount_cal_type', 'storage_deduction', 'discount', 'prices']).where('account_id', '=', accountId).execute();
+  const byType = new Map(rows.map((r) => [r.service_type, r]));
+  const out = {} as Record<PriceServiceType, ServicePriceConfig>;
+  for (const t of PRICE_SERVICE_TYPES) out[t] = mergeConfig(t, byType.get(t) as any);
+  return out;
+}
+
+export interface PriceChange {
+  amount_cal_type?: AmountCalType;
+  storage_deduction?: boolean;
+  discount?: number;
+  regions?: Partial<Record<Region, Ladder>>;
+  cheap?: Ladder | null;
+}
+
+/** Validates and stores a change of one service type (the platform command). Returns problems, or []. */
+export async function setPriceConfig(db: Kysely<Database>, accountId: number, type: PriceServiceType, change: PriceChange): Promise<string[]> {
+  const problems: string[] = [];
+  if (!(PRICE_SERVICE_TYPES as readonly string[]).includes(type)) problems.push(`未知的服务类型 ${type}`);
+  const current = await db.selectFrom('account_price_config').selectAll().where('account_id', '=', accountId).where('service_type', '=', type).executeTakeFirst();
+  const mode = change.amount_cal_type ?? ((current?.amount_cal_type as AmountCalType) || defaultPriceConfig()[type]?.amount_cal_type);
+  if (isBandwidthMode(mode) && !['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas'].includes(type)) problems.push(`${type} 不能按带宽计费`);
+  if (change.discount !== undefined && !(Number.isInteger(change.discount) && change.discount >= 1 && change.discount <= 100)) problems.push('折扣为 1 到 100 的整数（100 表示不打折）');
+  for (const [r, l] of Object.entries(change.regions ?? {})) {
+    if (!(REGIONS as readonly string[]).includes(r)) problems.push(`未知的区域 ${r}`);
+    const p = ladderProblem(l);
+    if (p) problems.push(`${r}：${p}`);
+  }
+  if (change.cheap) {
+    const p = ladderProblem(change.cheap);
+    if (p) problems.push(`cheap：${p}`);
+  }
+  if (problems.length) return problems;
+  const prices: StoredPrices = { ...((current?.prices as StoredPrices) ?? {}) };
+  if (change.regions) prices.regions = { ...(prices.regions ?? {}), ...change.regions };
+  if (change.cheap !== undefined) prices.cheap = change.cheap;
+  // a change of mode between traffic and bandwidth drops ladders of the other dimension
+  if (change.amount_cal_type && current && isBandwidthMode(change.amount_cal_type) !== isBandwidthMode(current.amount_cal_type) && !change.regions) delete prices.regions;
+  const values = {
+    account_id: accountId,
+    service_type: type,
+    amount_cal_type: mode,
+    period_bill_type: periodOf(mode),
+    charge_dimension: mergeConfig(type, { amount_cal_type: mode }).charge_dimension,
+    storage_deduction: change.storage_deduction ?? current?.storage_deduction ?? false,
+    discount: change.discount ?? current?.discount ?? 100,
+    prices: JSON.stringify(prices),
+    updated_at: new Date(),
+  };
+  await db
+    .insertInto('account_price_config')
+    .values(values)
+    .onConflict((oc) => oc.columns(['account_id', 'service_type']).doUpdateSet({ ...values }))
+    .execute();
+  return [];
+}
