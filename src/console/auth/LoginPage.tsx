@@ -3,6 +3,7 @@
  * applies, an SMS code with the masked phone, a 60 s countdown and resend.
  * The messages come from the sign-in declaration (schemas/forms/signin), which the server validates with too.
  */
+import { stored } from '../storage';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
@@ -117,9 +118,8 @@ export default function LoginPage() {
         ...(twoStep ? { code } : {}),
         ...query,
       });
-      localStorage.setItem('notCertified', 'true');
-      const previous = localStorage.getItem('previousPath');
-      localStorage.removeItem('previousPath');
+      stored.notCertified.set();
+      const previous = stored.previousPath.take();
       afterSignIn.target = res.from ?? (previous && !NO_RETURN_PATHS.includes(previous.split('?')[0]) ? previous : '/dashboard/');
       // once the session is known, the login route sends the user to afterSignIn.target
       await loadSession();

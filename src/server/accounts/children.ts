@@ -21,7 +21,7 @@ import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetPage, cursorProp } from '../http/keyset';
 import { hashPassword } from './passwords';
 import { writeLog } from './oplog';
 import type { SessionUser } from './session';
@@ -69,7 +69,6 @@ const updateBody = {
   errorMessage: { ...objectMessages, required: { child_id: '子账号不存在' } },
 };
 
-const cursorProp = { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } };
 const limitProp = (max: number, dflt: number) => ({
   type: 'integer', minimum: 1, maximum: max, default: dflt,
   errorMessage: { type: '每页数量须为整数', minimum: `每页数量为 1 - ${max}`, maximum: `每页数量为 1 - ${max}` },

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetPage, limitProp, cursorProp } from '../http/keyset';
 import { actionText, LOG_PAGE_SIZE, type LogEntry } from '../../shared/oplog';
 
 export interface LogWrite {
@@ -41,7 +41,7 @@ interface LogQuery {
   max?: number;
 }
 
-const cursor = { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } };
+const cursor = cursorProp;
 
 export function logRoutes(app: FastifyInstance, db: DB): void {
   /**
@@ -56,7 +56,7 @@ export function logRoutes(app: FastifyInstance, db: DB): void {
         querystring: {
           type: 'object',
           properties: {
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: LOG_PAGE_SIZE, errorMessage: { type: '每页数量须为整数', minimum: '每页数量为 1 - 100', maximum: '每页数量为 1 - 100' } },
+            limit: limitProp(LOG_PAGE_SIZE),
             since: cursor,
             max: cursor,
           },

@@ -72,6 +72,8 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
     }
     if (user.status === 'frozen' || user.status === 'blocked') throw new ApiError(21104, 403);
     if (user.status === 'disabled') throw new ApiError(41014, 403);
+    // registered, e-mail link not opened yet (src/server/accounts/registration.ts)
+    if (user.status === 'inactive') throw new ApiError(21113, 403);
     if (user.parent_id !== null) {
       // a sub-account cannot sign in while its main account is frozen or blocked
       const parent = await db.selectFrom('users').select('status').where('id', '=', user.parent_id).executeTakeFirst();
@@ -111,6 +113,8 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
     '/accounts/signin/',
     { config: { access: 'public' }, schema: { body: signinSchema } },
     async (req, reply) => {
+      // a test login (sales staff entering a customer's console) needs a sales permission no console user holds (spec 000 §6)
+      if ((req.query as Record<string, unknown>)?.test_login !== undefined) throw new ApiError(21001, 403);
       const { user, username } = await authenticate(req, req.body);
       if (user.two_step && user.mobile) {
         const code = req.body.code ?? '';

@@ -9,14 +9,14 @@ export interface MessagesTable {
   id: Generated<number>;
   /** the main account the message belongs to */
   account_id: number;
-  /** a MESSAGE_CATEGORIES key (src/shared/messages.ts) */
+  /** a MESSAGE_CATEGORIES key (src/shared/messages.ts); its spec type (messageTypeOf) is what the centre lists */
   category: string;
   title: string;
   body: string;
   /** where the message leads in the console, e.g. /billing/charge/ */
   link: string | null;
   read_at: Timestamp | null;
-  created_at: Generated<Timestamp>;
+  created_at: Timestamp;
 }
 
 declare module '../db/schema' {

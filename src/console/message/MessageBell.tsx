@@ -1,0 +1,65 @@
+/**
+ * The top bar's messages (spec 000 §2.8, §4, §9): a bell with the unread count, a menu of up to 5
+ * unread messages, and one popup for an unread platform announcement, marked read when dismissed.
+ * Asked again every 15 minutes. Main accounts only.
+ */
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useAtomValue } from 'jotai';
+import { Button, Dialog, DialogBody, DialogFooter, Menu, MenuDivider, MenuItem, Popover, Tag } from '@blueprintjs/core';
+import { api } from '../api/client';
+import { MESSAGE_REFRESH_MS, MESSAGE_TEXTS } from '../../shared/message-centre';
+import { loadUnread, unreadAtom } from './unread';
+import './message.css';
+
+export const MESSAGE_HOME = '/account/message/';
+
+export function MessageBell() {
+  const summary = useAtomValue(unreadAtom);
+  const navigate = useNavigate();
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  useEffect(() => {
+    void loadUnread();
+    const t = setInterval(() => void loadUnread(), MESSAGE_REFRESH_MS);
+    return () => clearInterval(t);
+  }, []);
+  const popup = summary?.popup && summary.popup.account_message_id !== dismissed ? summary.popup : null;
+
+  async function dismiss() {
+    if (!popup) return;
+    setDismissed(popup.account_message_id);
+    await api.post('/api/messages/', { ids: [popup.account_message_id], action: 'readed' }).catch(() => undefined);
+    void loadUnread();
+  }
+
+  return (
+    <>
+      <Popover
+        placement="bottom-end"
+        content={
+          <Menu className="message-menu">
+            {(summary?.latest ?? []).map((m) => (
+              <MenuItem key={m.account_message_id} icon="envelope" text={m.title} onClick={() => navigate(`${MESSAGE_HOME}${m.account_message_id}/`)} />
+            ))}
+            {summary?.latest.length ? <MenuDivider /> : <MenuItem disabled text={MESSAGE_TEXTS.empty} />}
+            <MenuItem icon="inbox" text={MESSAGE_TEXTS.title} onClick={() => navigate(MESSAGE_HOME)} />
+          </Menu>
+        }
+      >
+        <Button variant="minimal" icon="notifications" aria-label={MESSAGE_TEXTS.title} className="message-bell">
+          {summary?.total ? (
+            <Tag round intent="danger" className="message-badge">
+              {summary.total > 99 ? '99+' : summary.total}
+            </Tag>
+          ) : null}
+        </Button>
+      </Popover>
+      <Dialog isOpen={Boolean(popup)} title={popup?.title} icon="notifications" onClose={dismiss} className="message-popup">
+        <DialogBody>
+          <p className="message-body">{popup?.body}</p>
+        </DialogBody>
+        <DialogFooter actions={<Button intent="primary" onClick={dismiss}>知道了</Button>} />
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+/** A message (spec 000 §2.8, /{cat}/message/{id}/): opening it marks it read. */
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { Callout, Card, H3, Spinner, Tag } from '@blueprintjs/core';
+import dayjs from 'dayjs';
+import { api, failureText } from '../api/client';
+import { MESSAGE_TYPES } from '../../shared/messages';
+import { MESSAGE_TEXTS, type AccountMessage } from '../../shared/message-centre';
+import { refreshUnread } from './unread';
+import './message.css';
+
+export default function MessageDetailPage() {
+  const { cat = 'account', id } = useParams();
+  const [m, setM] = useState<AccountMessage | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    api
+      .get<{ data: AccountMessage }>('/api/message/', { id: Number(id) || 0 })
+      .then((r) => {
+        setM(r.data);
+        refreshUnread();
+      })
+      .catch((e) => setFailure(failureText(e)));
+  }, [id]);
+  return (
+    <div className="message-page">
+      <Link to={`/${cat}/message/`}>← {MESSAGE_TEXTS.back}</Link>
+      {failure && <Callout intent="danger">{failure}</Callout>}
+      {!m && !failure && <Spinner aria-label="加载中" />}
+      {m && (
+        <Card className="message-detail">
+          <H3>{m.title}</H3>
+          <div className="message-meta">
+            <Tag minimal>{MESSAGE_TYPES[m.type]}</Tag> {dayjs.unix(m.create_at).format('YYYY-MM-DD HH:mm:ss')}
+          </div>
+          <div className="message-body">{m.body}</div>
+          {m.link && (
+            <p>
+              <Link to={m.link}>查看详情</Link>
+            </p>
+          )}
+        </Card>
+      )}
+    </div>
+  );
+}
