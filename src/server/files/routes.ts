@@ -1,0 +1,145 @@
+/**
+ * File management of file services (spec 002 §7 "/folder/{bucket}/{path}"; docs/files-and-media.md).
+ * Every route works on the service named in the path (config.bucket 'params') with the file permission.
+ *
+ *   GET    /folder/{bucket}/{path}/   ?limit&since&max   the folder's entries, keyset paging by id
+ *   GET    /folder/{bucket}/{path}                       a file's bytes (attachment, its content type)
+ *   POST   /folder/{bucket}/{path}/   {}                 create the folder
+ *   PUT    /folder/{bucket}/{path}/   multipart          upload files into the folder (UPLOAD_MAX_BYTES each)
+ *   DELETE /folder/{bucket}/{path}                       delete a file or an empty folder
+ *
+ * Refusals: 27101 a path with an empty, . or .. segment; 27102 not found; 27103 a name taken; 27104 a
+ * folder not empty; 27105 a file over the limit; 27106 not a file service; 27107 no file; 27108 the
+ * account disabled, blocked or locked; 27109 too many files at once; 21905 a service out of reach.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import type { DB } from '../db';
+import type { Storage } from '../storage';
+import { ApiError } from '../http/errors';
+import { ok } from '../http/envelope';
+import { keysetPage } from '../http/keyset';
+import { FOLDER_PAGE_MAX, FOLDER_PAGE_SIZE, UPLOAD_MAX_BYTES, folderPath, validName, type FileEntry } from '../../shared/files';
+import { assertFolder, contentTypeOf, createFolder, deleteEntry, entryOf, fileBucketFor, findEntry, recordFile, segmentsOr27101, storageKey } from './repo';
+
+type Params = { bucket_name: string; '*': string };
+const params = {
+  type: 'object',
+  required: ['bucket_name'],
+  properties: { bucket_name: { type: 'string', minLength: 1, maxLength: 64 }, '*': { type: 'string' } },
+};
+const access = { access: 'user' as const, needs: ['file' as const], bucket: 'params' as const };
+
+export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts: { uploadMaxBytes?: number } = {}): void {
+  const maxBytes = opts.uploadMaxBytes ?? UPLOAD_MAX_BYTES;
+
+  app.get<{ Params: Params; Querystring: { limit: number; since?: number; max?: number } }>(
+    '/folder/:bucket_name/*',
+    {
+      config: access,
+      schema: {
+        params,
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: FOLDER_PAGE_MAX, default: FOLDER_PAGE_SIZE },
+            since: { type: 'integer', minimum: 0 },
+            max: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      const b = await fileBucketFor(db, req.user!, req.params.bucket_name);
+      const raw = req.params['*'] ?? '';
+      const segs = segmentsOr27101(raw);
+      // a path without a trailing slash names a file when there is one
+      if (segs.length && !raw.endsWith('/')) {
+        const file = await findEntry(db, b.id, segs.join('/'));
+        if (file && !file.is_folder) {
+          const got = await storage.get(storageKey(b.id, file.path));
+          if (!got) throw new ApiError(27102, 404);
+          return reply
+            .type(file.content_type ?? 'application/octet-stream')
+            .header('content-length', String(got.size))
+            .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+            .header('x-content-type-options', 'nosniff')
+            .header('content-security-policy', 'sandbox')
+            .header('cache-control', 'private, no-cache')
+            .send(got.body);
+        }
+      }
+      await assertFolder(db, b.id, segs);
+      const parent = folderPath(segs);
+      const { items, pager } = await keysetPage(
+        (where, order, limit) => {
+          let q = db.selectFrom('file_objects').selectAll().where('bucket_id', '=', b.id).where('parent', '=', parent);
+          if (where) q = q.where('id', where.op, where.id);
+          return q.orderBy('id', order).limit(limit).execute();
+        },
+        { limit: req.query.limit, since: req.query.since, max: req.query.max },
+      );
+      return ok(items.map(entryOf), { pager, folder: parent, storage: { used: Number((await db.selectFrom('buckets').select('storage_used').where('id', '=', b.id).executeTakeFirstOrThrow()).storage_used) } });
+    },
+  );
+
+  app.post<{ Params: Params }>(
+    '/folder/:bucket_name/*',
+    { config: access, schema: { params, body: { type: 'object', additionalProperties: false, properties: {} } } },
+    async (req) => {
+      const b = await fileBucketFor(db, req.user!, req.params.bucket_name);
+      const entry = await createFolder(db, b.id, segmentsOr27101(req.params['*'] ?? ''), req.user!.id);
+      return ok(entry);
+    },
+  );
+
+  app.put<{ Params: Params }>('/folder/:bucket_name/*', { config: access, schema: { params } }, async (req) => {
+    const b = await fileBucketFor(db, req.user!, req.params.bucket_name);
+    const folder = segmentsOr27101(req.params['*'] ?? '');
+    await assertFolder(db, b.id, folder);
+    if (!req.isMultipart()) throw new ApiError(27107, 400);
+    const saved: FileEntry[] = [];
+    const tmpDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'upload-'));
+    try {
+      for await (const part of req.files({ limits: { fileSize: maxBytes } })) {
+        const name = part.filename;
+        if (!validName(name)) {
+          part.file.resume();
+          throw new ApiError(27101, 400);
+        }
+        const segs = [...folder, name];
+        if (await findEntry(db, b.id, folderPath(segs))) {
+          part.file.resume();
+          throw new ApiError(27103, 409);
+        }
+        const tmp = path.join(tmpDir, randomBytes(8).toString('hex'));
+        await pipeline(part.file, fs.createWriteStream(tmp));
+        if (part.file.truncated) throw new ApiError(27105, 413);
+        const size = (await fsp.stat(tmp)).size;
+        const type = contentTypeOf(name);
+        await storage.put(storageKey(b.id, segs.join('/')), fs.createReadStream(tmp), { contentType: type, size });
+        await fsp.rm(tmp, { force: true });
+        saved.push(await recordFile(db, b.id, segs, size, type, req.user!.id));
+      }
+    } catch (e: any) {
+      if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(27105, 413);
+      if (e?.code === 'FST_FILES_LIMIT') throw new ApiError(27109, 413);
+      throw e;
+    } finally {
+      await fsp.rm(tmpDir, { recursive: true, force: true });
+    }
+    if (saved.length === 0) throw new ApiError(27107, 400);
+    return ok(saved);
+  });
+
+  app.delete<{ Params: Params }>('/folder/:bucket_name/*', { config: access, schema: { params } }, async (req) => {
+    const b = await fileBucketFor(db, req.user!, req.params.bucket_name);
+    await deleteEntry(db, storage, b.id, segmentsOr27101(req.params['*'] ?? ''));
+    return ok();
+  });
+}
