@@ -126,7 +126,9 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
 
 function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { canAdd, disabled, readonly, items, onAddClick, title, uiSchema, fieldPathId, registry, schema } = props;
-  const options = getUiOptions(uiSchema) as { addLabel?: string; emptyText?: string; title?: string };
+  // addAt "top": a new item goes first (error_pages: a new rule is put at the top, spec 002 §4)
+  const options = getUiOptions(uiSchema) as { addLabel?: string; emptyText?: string; title?: string; addAt?: 'top' | 'bottom' };
+  const onAdd = options.addAt === 'top' ? (e: unknown) => (onAddClick as (e: unknown, index?: number) => void)(e, 0) : onAddClick;
   const { AddButton } = registry.templates.ButtonTemplates;
   return (
     <fieldset className="bp-rjsf-array" id={fieldPathId.$id}>
@@ -137,7 +139,7 @@ function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
         <AddButton
           id={`${fieldPathId.$id}__add`}
           className="bp-rjsf-array-add"
-          onClick={onAddClick}
+          onClick={onAdd}
           disabled={disabled || readonly}
           uiSchema={uiSchema}
           registry={registry}

@@ -7,11 +7,12 @@
  *   radio       RadioGroup of the enum
  *   checkboxes  a multiple choice of an array of enums
  *   textarea    free text
- *   lines       an array of strings edited one per line
+ *   lines       an array of strings edited one per line (importFile: from a text file, with a size cap)
  *   bucket      one of the account's services (ui:options kind, pageSize)
  *   bucketList  several of the account's services of one kind (ui:options kind, pageSize; maxItems caps it)
  */
-import { Checkbox, HTMLSelect, Intent, NumericInput, Radio, RadioGroup, Switch, TextArea } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Checkbox, FileInput, HTMLSelect, Intent, NumericInput, Radio, RadioGroup, Switch, TextArea } from '@blueprintjs/core';
 import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { enumOptionsDeselectValue, enumOptionsIsSelected, enumOptionsSelectValue } from '@rjsf/utils';
 import { BucketPickerWidget } from './BucketPicker';
@@ -138,29 +139,73 @@ function TextareaWidget(props: WidgetProps) {
   );
 }
 
-/** An array of strings edited as text, one item per line; blank lines are dropped. */
+/** Lines of a text: trimmed, blank ones dropped. */
+function toLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/**
+ * An array of strings edited as text, one item per line; blank lines are dropped.
+ * `importFile: { label, maxBytes, tooLarge }` adds a button that replaces the lines with those of a
+ * text file, refusing files over maxBytes with the declaration's own text (ip_antileech: 60 KB).
+ */
 function LinesWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, placeholder, rawErrors = [] } = props;
   const text = Array.isArray(value) ? value.join('\n') : '';
+  const importFile = options.importFile as { label: string; maxBytes: number; tooLarge: string } | undefined;
+  // the text area is uncontrolled while typing; an import remounts it with the file's lines
+  const [generation, setGeneration] = useState(0);
+  const [importError, setImportError] = useState<string | null>(null);
+  const onFile = (file: File | undefined) => {
+    if (!file || !importFile) return;
+    if (file.size > importFile.maxBytes) {
+      setImportError(importFile.tooLarge);
+      return;
+    }
+    setImportError(null);
+    file.text().then((t) => {
+      onChange(toLines(t));
+      setGeneration((g) => g + 1);
+    });
+  };
   return (
-    <TextArea
-      id={id}
-      defaultValue={text}
-      placeholder={placeholder}
-      rows={(options.rows as number) ?? 5}
-      fill
-      disabled={disabled}
-      readOnly={readonly}
-      intent={rawErrors.length ? Intent.DANGER : Intent.NONE}
-      onChange={(e) =>
-        onChange(
-          e.target.value
-            .split('\n')
-            .map((l) => l.trim())
-            .filter(Boolean),
-        )
-      }
-    />
+    <>
+      <TextArea
+        key={generation}
+        id={id}
+        defaultValue={text}
+        placeholder={placeholder}
+        rows={(options.rows as number) ?? 5}
+        fill
+        disabled={disabled}
+        readOnly={readonly}
+        intent={rawErrors.length ? Intent.DANGER : Intent.NONE}
+        onChange={(e) => onChange(toLines(e.target.value))}
+      />
+      {importFile && !readonly && (
+        <div className="bp-rjsf-lines-import">
+          <FileInput
+            text={importFile.label}
+            buttonText="选择文件"
+            disabled={disabled}
+            inputProps={{ accept: '.txt,.csv,text/plain', id: `${id}__import` }}
+            onInputChange={(e) => {
+              const input = e.target as HTMLInputElement;
+              onFile(input.files?.[0]);
+              input.value = '';
+            }}
+          />
+          {importError && (
+            <p className="bp-rjsf-error" role="alert">
+              {importError}
+            </p>
+          )}
+        </div>
+      )}
+    </>
   );
 }
 

@@ -1,0 +1,239 @@
+/**
+ * The domains tab of a service page (docs/service-tabs.md): the service's domains 15 a page with the
+ * CNAME each must point to and whether it does, searching, adding (the add_domain declaration) and
+ * removing, at most 10 per service; the default domain for the exempt accounts and buckets.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H5, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import dayjs from 'dayjs';
+import addDomainSchema from '../../../schemas/forms/add_domain/schema.json';
+import addDomainUi from '../../../schemas/forms/add_domain/ui.json';
+import { DeclarationForm } from '../../../renderers/DeclarationForm';
+import { CursorPagerButtons } from '../../../renderers/CursorPager';
+import { validator } from '../../../renderers/theme';
+import { api, ApiFailure, failureText } from '../api/client';
+import { notify } from '../common/toaster';
+import type { FieldError } from '../../shared/errors';
+import type { CursorPager } from '../../shared/buckets';
+import { SEARCH_DEBOUNCE_MS } from '../../shared/services';
+import { CNAME_STATUS_TEXTS, DOMAIN_PAGE_SIZE, DOMAIN_TEXTS, domainText, type CnameStatus, type DomainEntry } from '../../shared/domains';
+
+interface ListAnswer { data: DomainEntry[]; pager: CursorPager; total: number; limit: number; default_domain: string | null }
+
+const STATUS_INTENT: Record<CnameStatus, Intent> = { ok: 'success', mismatch: 'warning', missing: 'warning', timeout: 'none', error: 'danger' };
+
+function CnameState({ entry }: { entry: DomainEntry }) {
+  if (!entry.check) return <span className="muted">未检查</span>;
+  const tip = entry.check.resolved.length ? `当前指向：${entry.check.resolved.join('、')}` : undefined;
+  return (
+    <Tag minimal intent={STATUS_INTENT[entry.check.status]} title={tip} className={`cname-${entry.check.status}`}>
+      {CNAME_STATUS_TEXTS[entry.check.status]}
+    </Tag>
+  );
+}
+
+export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?: string }) {
+  const [answer, setAnswer] = useState<ListAnswer | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [term, setTerm] = useState('');
+  const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
+  const [checking, setChecking] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<DomainEntry | null>(null);
+
+  const load = useCallback(
+    async (check = false) => {
+      try {
+        const res = await api.get<ListAnswer>('/api/account/domains/', { bucket_name: bucketName, limit: DOMAIN_PAGE_SIZE, ...(term ? { domain: term } : {}), ...cursor, ...(check ? { check: true } : {}) });
+        setAnswer(res);
+        setFailure(null);
+      } catch (e) {
+        setFailure(failureText(e));
+      }
+    },
+    [bucketName, term, cursor],
+  );
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    const t = setTimeout(() => {
+      setTerm(search.trim());
+      setCursor({});
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [search]);
+
+  async function checkAll() {
+    setChecking(true);
+    await load(true);
+    setChecking(false);
+  }
+
+  async function checkOne(entry: DomainEntry) {
+    try {
+      const res = await api.get<{ data: DomainEntry }>('/api/account/domains/cname/', { bucket_name: bucketName, domain: entry.domain });
+      setAnswer((a) => a && { ...a, data: a.data.map((d) => (d.domain === entry.domain ? { ...d, check: res.data.check } : d)) });
+    } catch (e) {
+      notify(failureText(e), 'danger');
+    }
+  }
+
+  async function remove(entry: DomainEntry) {
+    try {
+      await api.del('/api/account/domains/', { bucket_name: bucketName, domain: entry.domain });
+      notify(DOMAIN_TEXTS.removed, 'success');
+      await load();
+    } catch (e) {
+      notify(failureText(e), 'danger');
+    }
+  }
+
+  const full = answer ? answer.total >= answer.limit : true;
+  return (
+    <Card className="setting-panel domains-panel" data-panel="domains">
+      <div className="setting-panel-head">
+        <H5 className="setting-panel-title">加速域名</H5>
+        {answer && <Tag minimal>{domainText(DOMAIN_TEXTS.count, { n: answer.total, max: answer.limit })}</Tag>}
+        <span className="setting-panel-actions">
+          <InputGroup leftIcon="search" placeholder={DOMAIN_TEXTS.search} value={search} onChange={(e) => setSearch(e.target.value)} size="small" aria-label={DOMAIN_TEXTS.search} />
+          <Button icon="refresh" text={DOMAIN_TEXTS.check} loading={checking} onClick={() => void checkAll()} />
+          <Button
+            intent="primary"
+            icon="add"
+            text={DOMAIN_TEXTS.add}
+            disabled={full && !locked}
+            title={full && answer ? domainText(DOMAIN_TEXTS.count, { n: answer.total, max: answer.limit }) : undefined}
+            onClick={() => (locked ? notify(locked, 'danger') : setAdding(true))}
+          />
+        </span>
+      </div>
+      <p className="setting-panel-help">{DOMAIN_TEXTS.cnameHelp}</p>
+      {failure && <Callout intent="danger">{failure}</Callout>}
+      {answer === null ? (
+        <Spinner size={20} />
+      ) : answer.data.length === 0 && !answer.default_domain ? (
+        <NonIdealState icon="globe-network" description={term ? '没有找到匹配的域名' : DOMAIN_TEXTS.empty} />
+      ) : (
+        <HTMLTable compact striped className="domains-table">
+          <thead>
+            <tr>
+              <th>域名</th>
+              <th>CNAME</th>
+              <th>CNAME 状态</th>
+              <th>添加时间</th>
+              <th>操作</th>
+            </tr>
+          </thead>
+          <tbody>
+            {answer.default_domain && !cursor.since && !cursor.max && (
+              <tr data-domain={answer.default_domain}>
+                <td>
+                  {answer.default_domain} <Tag minimal>{DOMAIN_TEXTS.defaultDomain}</Tag>
+                </td>
+                <td colSpan={4} className="muted">平台默认域名，无需配置 CNAME</td>
+              </tr>
+            )}
+            {answer.data.map((d) => (
+              <tr key={d.id} data-domain={d.domain}>
+                <td>{d.domain}</td>
+                <td>
+                  <code>{d.cname}</code>
+                </td>
+                <td>
+                  <CnameState entry={d} />
+                </td>
+                <td>{dayjs(d.created_at).format('YYYY-MM-DD HH:mm')}</td>
+                <td>
+                  <Button variant="minimal" size="small" text="检查" onClick={() => void checkOne(d)} />
+                  <Button variant="minimal" size="small" intent="danger" text="删除" onClick={() => (locked ? notify(locked, 'danger') : setRemoving(d))} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      <CursorPagerButtons pager={answer?.pager ?? null} onCursor={setCursor} small />
+      {adding && (
+        <AddDomainDialog
+          bucketName={bucketName}
+          onClose={(added) => {
+            setAdding(false);
+            if (added) void load();
+          }}
+        />
+      )}
+      <Alert
+        isOpen={removing !== null}
+        intent="danger"
+        cancelButtonText="取消"
+        confirmButtonText="删除"
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          const d = removing!;
+          setRemoving(null);
+          void remove(d);
+        }}
+      >
+        <H5>{DOMAIN_TEXTS.removeTitle}</H5>
+        <p>{removing && domainText(DOMAIN_TEXTS.removeConfirm, { domain: removing.domain })}</p>
+      </Alert>
+    </Card>
+  );
+}
+
+function AddDomainDialog({ bucketName, onClose }: { bucketName: string; onClose(added: boolean): void }) {
+  const [formData, setFormData] = useState<{ domain?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
+  const formRef = useRef<any>(null);
+  // the declaration alone decides (a server refusal shown under the field does not keep 确定 disabled)
+  const valid = validator.isValid(addDomainSchema as object, formData, addDomainSchema as object);
+
+  async function submit() {
+    if (!formRef.current?.validateForm()) return;
+    setBusy(true);
+    try {
+      await api.post('/api/account/domains/', { bucket_name: bucketName, domain: formData.domain });
+      notify(DOMAIN_TEXTS.added, 'success');
+      onClose(true);
+    } catch (e) {
+      setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog isOpen title={DOMAIN_TEXTS.addTitle} onClose={() => onClose(false)} className="add-domain-dialog">
+      <DialogBody>
+        {failure && (
+          <Callout intent="danger" role="alert" className="setting-failure">
+            {failure.message}
+          </Callout>
+        )}
+        <DeclarationForm
+          formRef={formRef}
+          schema={addDomainSchema}
+          ui={addDomainUi}
+          formData={formData}
+          errors={failure?.errors}
+          onChange={(data) => {
+            setFormData(data);
+            setFailure(null);
+          }}
+        />
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button text="取消" onClick={() => onClose(false)} />
+            <Button intent="primary" text="确定" loading={busy} disabled={!valid} onClick={() => void submit()} />
+          </>
+        }
+      />
+    </Dialog>
+  );
+}
