@@ -3,7 +3,10 @@
  * declaration rendered by the engine, parsed for real by the server), view, download, delete.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { FreeApplyPanel } from './FreeApplyPanel';
+import { OrdersPanel } from './orders/OrdersPanel';
 import dayjs from 'dayjs';
 import certificateSchema from '../../../schemas/forms/certificate/schema.json';
 import certificateUi from '../../../schemas/forms/certificate/ui.json';
@@ -40,6 +43,10 @@ export default function CertificatesPage() {
   const [viewing, setViewing] = useState<CertificateInfo | null>(null);
   const [deleting, setDeleting] = useState<CertificateInfo | null>(null);
   const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
+  // state toolbox.https params (spec 002 §2): active=apply opens the apply tab
+  const [params, setParams] = useSearchParams();
+  const active = params.get('active') === 'apply' ? 'apply' : 'list';
+  const navigate = useNavigate();
 
   const load = useCallback(async () => {
     try {
@@ -76,7 +83,17 @@ export default function CertificatesPage() {
         <Button intent="primary" icon="upload" className="upload-certificate" onClick={() => setUploading(true)} style={{ marginLeft: 'auto' }}>
           上传证书
         </Button>
+        <Button icon="globe" className="manage-default" onClick={() => navigate('/toolbox/ssl/manage_default/')} style={{ marginLeft: 8 }}>
+          默认域名 HTTPS
+        </Button>
       </div>
+      <Tabs id="ssl-tabs" selectedTabId={active} onChange={(id) => setParams(id === 'apply' ? { active: 'apply' } : {})}>
+        <Tab id="list" title="证书管理" />
+        <Tab id="apply" title="证书申请" />
+      </Tabs>
+      {active === 'apply' ? <>
+        {params.get('children') === 'applyResult' && <Callout intent="success" className="apply-result">重新签发已提交，请在订单详情中查看域名验证记录。</Callout>}
+        <OrdersPanel /><FreeApplyPanel onIssued={load} /></> : <>
       {failure && <Callout intent="danger">{failure}</Callout>}
       {rows === null ? (
         <Spinner />
@@ -127,6 +144,7 @@ export default function CertificatesPage() {
         </HTMLTable>
       )}
       <CursorPagerButtons pager={pager} onCursor={setCursor} />
+      </>}
       {uploading && (
         <UploadDialog
           onClose={() => setUploading(false)}

@@ -15,7 +15,7 @@ import certificateSchema from '../../../schemas/forms/certificate/schema.json';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetPage, limitProp, cursorProp } from '../http/keyset';
 import type { SessionUser } from '../accounts/session';
 import { assertNotLocked } from '../settings/routes';
 import { bucketForUser } from '../buckets/repo';
@@ -139,9 +139,9 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
         querystring: {
           type: 'object',
           properties: {
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, errorMessage: { type: '每页数量须为整数', minimum: '每页数量为 1 - 100', maximum: '每页数量为 1 - 100' } },
-            since: { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } },
-            max: { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } },
+            limit: limitProp(10),
+            since: cursorProp,
+            max: cursorProp,
           },
         },
       },

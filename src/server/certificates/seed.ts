@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../db';
 import { parseUpload } from './parse';
+import { seedCertificateOrders } from './seed-orders';
 
 export async function seedDemoCertificate(db: DB, accountId: number): Promise<void> {
   const dir = path.join(__dirname, '../seed/certs');
@@ -17,4 +18,6 @@ export async function seedDemoCertificate(db: DB, accountId: number): Promise<vo
     .executeTakeFirstOrThrow();
   const www = await db.selectFrom('bucket_domains').select('id').where('domain', '=', 'www.demo-example.com').executeTakeFirst();
   if (www) await db.insertInto('domain_https').values({ domain_id: www.id, certificate_id: cert.id, https: true, force_https: false }).execute();
+  // free and paid certificates (issue #9): a template and an issued sandbox order
+  await seedCertificateOrders(db, accountId);
 }
