@@ -1,0 +1,211 @@
+/**
+ * Cross-platform disaster-recovery backup (toolbox /toolbox/cross_platform_disaster_recovery/): the
+ * configurations (GET /api/third_backup/list/), created (POST /api/third_backup/), changed, enabled
+ * or disabled and deleted (/api/third_backup/configure/), and their log (GET /api/third_backup/logs/).
+ * The form is the declaration schemas/forms/third_backup; the secret is never shown again.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H3, H5, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import dayjs from 'dayjs';
+import backupSchema from '../../../../schemas/forms/third_backup/schema.json';
+import backupUi from '../../../../schemas/forms/third_backup/ui.json';
+import { DeclarationForm } from '../../../../renderers/DeclarationForm';
+import { api, ApiFailure, failureText } from '../../api/client';
+import { notify } from '../../common/toaster';
+import { settingIO } from '../../services/settingIO';
+import type { FieldError } from '../../../shared/errors';
+import { BACKUP_ACTION_LABELS, BACKUP_MAX_CONFIGS, BACKUP_PLATFORMS, type BackupConfig, type BackupLog } from '../../../shared/monitor';
+
+export default function BackupPage() {
+  const [configs, setConfigs] = useState<BackupConfig[] | null>(null);
+  const [logs, setLogs] = useState<BackupLog[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [editing, setEditing] = useState<BackupConfig | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<BackupConfig | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const [c, l] = await Promise.all([api.get<{ data: BackupConfig[] }>('/api/third_backup/list/'), api.get<{ data: BackupLog[] }>('/api/third_backup/logs/', { limit: 20 })]);
+      setConfigs(c.data);
+      setLogs(l.data);
+      setFailure(null);
+    } catch (e) {
+      setFailure(failureText(e));
+      setConfigs([]);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function toggle(c: BackupConfig, enabled: boolean) {
+    try {
+      await api.put('/api/third_backup/configure/', { id: c.id, enabled });
+      notify(enabled ? '已启用' : '已停用');
+      void load();
+    } catch (e) {
+      notify(failureText(e), 'danger');
+    }
+  }
+  async function remove() {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      await api.del('/api/third_backup/configure/', { id: deleting.id });
+      notify('删除成功');
+      setDeleting(null);
+      void load();
+    } catch (e) {
+      notify(failureText(e), 'danger');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="backup-page">
+      <div className="page-head">
+        <H3>跨平台容灾备份</H3>
+        <Button intent="primary" icon="add" onClick={() => setEditing('new')} disabled={(configs?.length ?? 0) >= BACKUP_MAX_CONFIGS} className="backup-add">
+          新建备份配置
+        </Button>
+      </div>
+      <Callout className="setting-help" icon="info-sign">
+        将云存储服务中的文件备份到其他云平台的存储桶，源站故障时可从备份恢复。访问密钥加密保存，保存后不再显示。每个账号最多 {BACKUP_MAX_CONFIGS} 个配置。
+      </Callout>
+      {failure && <Callout intent="danger">{failure}</Callout>}
+      <Card>
+        {configs === null ? (
+          <Spinner />
+        ) : configs.length === 0 ? (
+          <NonIdealState icon="duplicate" title="暂无备份配置" />
+        ) : (
+          <HTMLTable className="service-table backup-table" striped>
+            <thead>
+              <tr>
+                <th>配置名称</th>
+                <th>源服务</th>
+                <th>目标</th>
+                <th>AccessKey</th>
+                <th>启用</th>
+                <th>更新时间</th>
+                <th>操作</th>
+              </tr>
+            </thead>
+            <tbody>
+              {configs.map((c) => (
+                <tr key={c.id} data-config={c.name}>
+                  <td>{c.name}</td>
+                  <td>{c.bucket_name}</td>
+                  <td>
+                    {BACKUP_PLATFORMS[c.platform]} · {c.region} · {c.target_bucket}/{c.prefix}
+                  </td>
+                  <td className="mono">
+                    {c.access_key_id} / {c.secret_masked}
+                  </td>
+                  <td>
+                    <Switch checked={c.enabled} onChange={(e) => void toggle(c, e.currentTarget.checked)} aria-label={`启用 ${c.name}`} />
+                  </td>
+                  <td>{dayjs(c.updated_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                  <td>
+                    <Button variant="minimal" intent="primary" onClick={() => setEditing(c)}>
+                      修改
+                    </Button>
+                    <Button variant="minimal" intent="danger" onClick={() => setDeleting(c)}>
+                      删除
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        )}
+      </Card>
+      <Card className="backup-logs">
+        <H5>操作记录</H5>
+        {logs.length === 0 ? (
+          <div className="muted">暂无记录</div>
+        ) : (
+          <HTMLTable compact striped>
+            <tbody>
+              {logs.map((l) => (
+                <tr key={l.id}>
+                  <td>{dayjs(l.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                  <td>{l.config_name}</td>
+                  <td>
+                    <Tag minimal>{BACKUP_ACTION_LABELS[l.action]}</Tag>
+                  </td>
+                  <td>{l.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        )}
+      </Card>
+      {editing && (
+        <ConfigDialog
+          config={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void load();
+          }}
+        />
+      )}
+      <Alert isOpen={deleting !== null} intent="danger" icon="trash" cancelButtonText="取消" confirmButtonText="删除" loading={busy} onCancel={() => setDeleting(null)} onConfirm={remove}>
+        <p>确定删除备份配置 {deleting?.name} 吗？已备份到目标平台的文件不会被删除。</p>
+      </Alert>
+    </div>
+  );
+}
+
+function ConfigDialog({ config, onClose, onSaved }: { config: BackupConfig | null; onClose(): void; onSaved(): void }) {
+  const [formData, setFormData] = useState<Record<string, unknown>>(() =>
+    config ? { name: config.name, bucket_name: config.bucket_name, platform: config.platform, region: config.region, target_bucket: config.target_bucket, prefix: config.prefix, access_key_id: config.access_key_id } : { platform: 'aliyun_oss' },
+  );
+  const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const formRef = useRef<any>(null);
+  const formContext = useMemo(() => ({ io: settingIO }), []);
+
+  async function save() {
+    setFailure(null);
+    if (!formRef.current?.validateForm()) return;
+    setSaving(true);
+    try {
+      if (config) await api.post('/api/third_backup/configure/', { ...formData, id: config.id });
+      else await api.post('/api/third_backup/', formData);
+      notify(config ? '修改成功' : '创建成功');
+      onSaved();
+    } catch (e) {
+      setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Dialog isOpen title={config ? '修改备份配置' : '新建备份配置'} icon="duplicate" onClose={onClose} className="backup-dialog" style={{ width: 640 }}>
+      <DialogBody>
+        {failure && (
+          <Callout intent="danger" role="alert" className="setting-failure">
+            {failure.message}
+          </Callout>
+        )}
+        {config && <Callout className="muted">当前 AccessKey Secret：{config.secret_masked}，留空表示不更改。</Callout>}
+        <DeclarationForm formRef={formRef} schema={backupSchema} ui={backupUi} formData={formData} errors={failure?.errors} formContext={formContext} onChange={(d) => setFormData(d)} />
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button onClick={onClose}>取消</Button>
+            <Button intent="primary" loading={saving} onClick={save}>
+              确定
+            </Button>
+          </>
+        }
+      />
+    </Dialog>
+  );
+}
