@@ -1,0 +1,94 @@
+/**
+ * Referrals (spec 000 §2.4, §7; docs/referrals.md). Main accounts only.
+ *
+ *   GET  /api/accounts/invite-url/                          → { invite_code, url, rate, days }
+ *   GET  /api/accounts/invitations/   ?limit&since&max → { invitations, pager, total, rebate_total }
+ *   POST /api/accounts/invitations/   { limit?, since?, max? } the same list (the spec names both verbs)
+ *   GET  /api/accounts/invitations/detail                   ?invitee_id → { invitee, credits }
+ *
+ * Registration with ?invite=CODE records users.invited_by (src/server/accounts/registration.ts); the
+ * rebate rule is ./settle.ts. Refusal: 27651 an invitee that is not the account's.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { DB } from '../db';
+import { ApiError } from '../http/errors';
+import { ok } from '../http/envelope';
+import { keysetPage } from '../http/keyset';
+import { inviteCodeOf } from '../accounts/registration';
+import { settleReferralRebates } from './settle';
+import { maskInvitee, REFERRAL_DAYS, REFERRAL_PAGE_SIZE, REFERRAL_RATE, type Invitation, type InvitationDetail, type InviteUrl } from '../../shared/referrals';
+import type {} from '../external/tables';
+import type {} from '../accounts/tables';
+
+const iso = (d: unknown) => new Date(d as string).toISOString();
+const until = (d: unknown) => new Date(new Date(d as string).getTime() + REFERRAL_DAYS * 86400_000).toISOString();
+
+async function invitationsOf(db: DB, inviterId: number, where: { op: '<' | '>'; id: number } | null, order: 'asc' | 'desc', limit: number, inviteeId?: number) {
+  let q = db
+    .selectFrom('users as u')
+    .leftJoin('referral_credits as rc', (j) => j.onRef('rc.invitee_id', '=', 'u.id').onRef('rc.inviter_id', '=', 'u.invited_by'))
+    .select(['u.id', 'u.username', 'u.created_at', 'u.verify_status', sql<string>`coalesce(sum(rc.rebate), 0)`.as('rebate')])
+    .where('u.invited_by', '=', inviterId)
+    .groupBy(['u.id', 'u.username', 'u.created_at', 'u.verify_status'])
+    .orderBy('u.id', order)
+    .limit(limit);
+  if (where) q = q.where('u.id', where.op, where.id);
+  if (inviteeId !== undefined) q = q.where('u.id', '=', inviteeId);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    row: { invitee_id: r.id, username: maskInvitee(r.username), registered_at: iso(r.created_at), verify_status: r.verify_status, rebate_until: until(r.created_at), rebate: Number(r.rebate) } satisfies Invitation,
+  }));
+}
+
+export function referralRoutes(app: FastifyInstance, db: DB): void {
+  const main = { access: 'parent' as const };
+
+  app.get('/api/accounts/invite-url/', { config: main }, async (req) => {
+    const code = inviteCodeOf(req.user!.account_id);
+    const answer: InviteUrl = { invite_code: code, url: `${req.protocol}://${req.headers.host ?? 'localhost'}/register/?invite=${code}`, rate: REFERRAL_RATE, days: REFERRAL_DAYS };
+    return ok(answer);
+  });
+
+  const pageProps = { limit: { type: 'integer', minimum: 1, maximum: 100 }, since: { type: 'integer', minimum: 0 }, max: { type: 'integer', minimum: 0 } };
+  async function list(req: FastifyRequest, p: { limit?: number; since?: number; max?: number }) {
+    const accountId = req.user!.account_id;
+    await settleReferralRebates(db, accountId);
+    const { items, pager } = await keysetPage((w, order, limit) => invitationsOf(db, accountId, w, order, limit), { limit: p.limit ?? REFERRAL_PAGE_SIZE, since: p.since, max: p.max, order: 'desc' });
+    const totals = await db
+      .selectFrom('users')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('invited_by', '=', accountId)
+      .executeTakeFirstOrThrow();
+    const rebate = await db.selectFrom('referral_credits').select(sql<string>`coalesce(sum(rebate), 0)`.as('n')).where('inviter_id', '=', accountId).executeTakeFirstOrThrow();
+    return ok({ invitations: items.map((i) => i.row), pager, total: Number(totals.n), rebate_total: Number(rebate.n) });
+  }
+  // the spec also names /api/accounts/invitations without the slash: not registered twice, since the
+  // OpenAPI document's operation ids (src/server/openapi/document.ts) cannot tell the two apart
+  const url = '/api/accounts/invitations/';
+  app.get<{ Querystring: { limit?: number; since?: number; max?: number } }>(url, { config: main, schema: { querystring: { type: 'object', properties: pageProps } } }, (req) => list(req, req.query));
+  app.post<{ Body: { limit?: number; since?: number; max?: number } }>(url, { config: main, schema: { body: { type: 'object', additionalProperties: false, properties: pageProps } } }, (req) => list(req, req.body ?? {}));
+
+  app.get<{ Querystring: { invitee_id: number } }>(
+    '/api/accounts/invitations/detail',
+    { config: main, schema: { querystring: { type: 'object', required: ['invitee_id'], properties: { invitee_id: { type: 'integer', minimum: 1 } } } } },
+    async (req) => {
+      const accountId = req.user!.account_id;
+      await settleReferralRebates(db, accountId);
+      const [found] = await invitationsOf(db, accountId, null, 'desc', 1, req.query.invitee_id);
+      if (!found) throw new ApiError(27651, 404);
+      const credits = await db
+        .selectFrom('referral_credits as rc')
+        .innerJoin('billing_orders as o', 'o.id', 'rc.order_id')
+        .select(['o.order_no', 'rc.recharge', 'rc.rebate', 'rc.created_at'])
+        .where('rc.inviter_id', '=', accountId)
+        .where('rc.invitee_id', '=', found.id)
+        .orderBy('rc.id', 'desc')
+        .limit(200)
+        .execute();
+      const answer: InvitationDetail = { invitee: found.row, credits: credits.map((c) => ({ order_no: c.order_no, recharge: Number(c.recharge), rebate: Number(c.rebate), created_at: iso(c.created_at) })) };
+      return ok(answer);
+    },
+  );
+}
