@@ -8,5 +8,5 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(@x0k/json-schema-merge|cookie)/)'],
   maxWorkers: 2,
-  testTimeout: 30000,
+  testTimeout: 60000,
 };

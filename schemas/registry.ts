@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv';
 import type { FieldError } from '../src/shared/errors';
 import type { ServiceKind } from '../src/shared/services';
 import { createAjv } from './vocabulary';
-import { errorText } from '../src/shared/errors';
+import { ERROR_TEXTS, errorText } from '../src/shared/errors';
 import { toFieldErrors } from './errors';
 import { defaultsOf } from './defaults';
 import { summaryOf } from './summary';
@@ -17,6 +17,13 @@ import type { Declaration, RuleContext } from './types';
 export type ValidationResult =
   | { ok: true; value: unknown }
   | { ok: false; errors: FieldError[] };
+
+let textCodes: Map<string, number> | undefined;
+/** The catalogue code whose text is exactly this message, if any. */
+export function codeOfText(message: string): number | undefined {
+  textCodes ??= new Map(Object.entries(ERROR_TEXTS).map(([code, text]) => [text, Number(code)]));
+  return textCodes.get(message);
+}
 
 export class SettingRegistry {
   readonly ajv: Ajv;
@@ -64,7 +71,8 @@ export class SettingRegistry {
   /** Full validation as the server does it: schema, then normalisation, then the guard. */
   async validate(id: string, payload: unknown, ctx?: RuleContext): Promise<ValidationResult> {
     const errors = this.check(id, payload);
-    if (errors.length) return { ok: false, errors };
+    // a schema message that is exactly a catalogue text carries its code (a limit such as 21601 缓存规则最多 50 条)
+    if (errors.length) return { ok: false, errors: errors.map((e) => (codeOfText(e.message) ? { ...e, code: codeOfText(e.message) } : e)) };
     const d = this.byId.get(id)!;
     const value = d.rules.normalize ? d.rules.normalize(structuredClone(payload)) : payload;
     if (d.rules.guard && ctx) {

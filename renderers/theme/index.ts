@@ -6,7 +6,7 @@ import { withTheme } from '@rjsf/core';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { RJSFValidationError, UiSchema } from '@rjsf/utils';
 import { addVocabulary, AJV_OPTIONS } from '../../schemas/vocabulary';
-import { MISSING_MESSAGE } from '../../schemas/errors';
+import { MISSING_MESSAGE, byPriority, errorRank } from '../../schemas/errors';
 import { templates } from './templates';
 import { widgets } from './widgets';
 
@@ -41,8 +41,23 @@ function collapseLines(e: RJSFValidationError, uiSchema?: UiSchema): RJSFValidat
  * ajv-errors reports a missing required field on its parent object; move it to the field,
  * and never show ajv's own English text.
  */
+/**
+ * ajv's errors as the fields show them: the project's messages; a field shows only its errors of the
+ * first kind in the form helper's priority order (required, min, max, minlength, maxlength, pattern, regexp).
+ */
 export function transformErrors(errors: RJSFValidationError[], uiSchema?: UiSchema): RJSFValidationError[] {
-  return errors.filter((e) => e.name !== 'if').map((e) => collapseLines(fix(e), uiSchema));
+  const best = new Map<string, number>();
+  const out: RJSFValidationError[] = [];
+  for (const e of byPriority(errors.filter((e) => e.name !== 'if'))) {
+    const fixed = collapseLines(fix(e), uiSchema);
+    const key = fixed.property ?? '';
+    const rank = errorRank(e);
+    // a field keeps the errors of its most important kind (several lines of a list may each have one)
+    if ((best.get(key) ?? rank) < rank) continue;
+    best.set(key, rank);
+    out.push(fixed);
+  }
+  return out;
 }
 
 function fix(e: RJSFValidationError): RJSFValidationError {

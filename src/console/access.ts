@@ -22,13 +22,18 @@ export const PAGE_RULES: PageRule[] = [
   { pattern: /^\/account\//, needs: ['parent_only'] },
   { pattern: /^\/[^/]+\/message\//, needs: ['parent_only'] },
   { pattern: /^\/gallery\//, needs: ['parent_only'] },
+  // DDoS 高防 IP: main accounts only (docs/ddos.md)
+  { pattern: /^\/services\/(ddos|create\/ddos)\//, needs: ['parent_only'] },
   ...serviceSections,
+  // 云处理 works on file storage (docs/external-products.md)
+  { pattern: /^\/services\/process\//, needs: ['file'] },
   { pattern: /^\/toolbox\/(ssl|createCertificate|certificatePay|reIssued|caMessageCheck|certificateDetail)\//, needs: ['https'] },
   { pattern: /^\/stats\//, needs: ['stats'] },
   { pattern: /^\/monitor\//, needs: ['monitor'] },
   { pattern: /^\/purge\//, needs: ['cache'] },
   { pattern: /^\/log\//, needs: ['log'] },
   { pattern: /^\/toolbox\/alarm\//, needs: ['monitor_alarm'] },
+  { pattern: /^\/toolbox\/cross_platform_disaster_recovery\//, needs: ['file'] },
   { pattern: /^\/toolbox\/audit\//, needs: ['cloud_audit'] },
   // billing: parent-only plus bill (spec 001 §2.5)
   { pattern: /^\/billing\//, needs: ['parent_only', 'bill'] },

@@ -48,13 +48,17 @@ function ToDashboard() {
 }
 
 /** Sections built elsewhere in this table; a section's path leaves this list's complement when it is built. */
-const BUILT_SECTIONS = ['toolbox/ssl', 'purge/purge_url', 'stats'];
+const BUILT_SECTIONS = ['toolbox/ssl', 'purge/purge_url', 'stats', 'billing/charge', 'monitor', 'toolbox/alarm', 'log/log_analy'];
 /** Sections a sub-account may land on that are not built yet (the page says so). */
 const PENDING_SECTIONS = SUBACCOUNT_LANDINGS.map((l) => l.path.replace(/^\/|\/$/g, '')).filter((p) => !p.startsWith('services/') && !BUILT_SECTIONS.includes(p));
 
 /** The account section (spec 000 §2.4): one lazy chunk, main accounts only. */
 const accountPage = (load: () => Promise<{ default: React.ComponentType }>) => ({ lazy: lazyDefault(load) });
-const ACCOUNT_PENDING = ['security', 'profile', 'operators', 'verifypersonal', 'verifycompany', 'recommendation/introduction', 'recommendation/list'];
+/** The billing centre's pages (spec 001 §2.5), children of the billing layout. */
+const billingPage = accountPage;
+/** Purchase pages of the resource kinds: /billing/{kind}/buy/{index}, /billing/{kind}/pay/ (spec 001 §2.5). */
+const RESOURCE_KINDS = ['resources', 'transcode', 'sms', 'oneclicklogin', 'sslpack', 'blockchain'];
+const ACCOUNT_PENDING: string[] = [];
 
 /** The signed-in frame is its own chunk: the login page loads only what it shows. */
 const Shell = lazy(() => import(/* webpackChunkName: "shell" */ './shell/Shell'));
@@ -107,6 +111,15 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     children: [
       { path: 'login', element: <LoginRoute /> },
+      // entry pages (spec 000 §2.1): registration, its success page, the e-mail activation link, lost password
+      { path: 'register', lazy: lazyDefault(() => import(/* webpackChunkName: "entry" */ './auth/RegisterPage')) },
+      { path: 'register/success', lazy: lazyDefault(() => import(/* webpackChunkName: "entry" */ './auth/RegisterSuccessPage')) },
+      { path: 'register/activate', lazy: lazyDefault(() => import(/* webpackChunkName: "entry" */ './auth/ActivatePage')) },
+      { path: 'lostpass', lazy: lazyDefault(() => import(/* webpackChunkName: "entry" */ './auth/LostPasswordPage')) },
+      // partner sign-in and static texts (docs/external-products.md)
+      { path: 'authorizationlogin', lazy: lazyDefault(() => import(/* webpackChunkName: "partner" */ './external/AuthorizationLoginPage')) },
+      { path: 'authorizationProtocol', lazy: lazyDefault(() => import(/* webpackChunkName: "partner" */ './external/TextPages')) },
+      { path: 'lets-disclaimer', lazy: lazyDefault(() => import(/* webpackChunkName: "partner" */ './external/TextPages')) },
       {
         element: <RequireSignedIn />,
         children: [
@@ -116,12 +129,61 @@ export const routes: RouteObject[] = [
           { path: 'services/:name/:tab/manage', lazy: lazyDefault(() => import(/* webpackChunkName: "edge" */ './edge/EdgeRuleEditorPage')) },
           { path: 'gallery/:id?', lazy: lazyDefault(() => import(/* webpackChunkName: "gallery" */ './gallery/GalleryPage')) },
           { path: 'toolbox/ssl', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox" */ './toolbox/CertificatesPage')) },
+          { path: 'toolbox/ssl/manage_default', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox" */ './toolbox/DefaultDomainPage')) },
+          { path: 'toolbox/createCertificate/:certs?', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-orders" */ './toolbox/orders/CreateCertificatePage')) },
+          { path: 'toolbox/certificatePay', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-orders" */ './toolbox/orders/CertificatePayPage')) },
+          { path: 'toolbox/caMessageCheck', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-orders" */ './toolbox/orders/CaMessagePage')) },
+          { path: 'toolbox/certificateDetail', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-orders" */ './toolbox/orders/CertificateDetailPage')) },
+          { path: 'toolbox/reIssued', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-orders" */ './toolbox/orders/ReIssuePage')) },
           { path: 'purge', element: <Navigate to="/purge/purge_url/" replace /> },
           // statistics (spec 001 §2.1): one lazy chunk with visx
           { path: 'stats', lazy: lazyDefault(() => import(/* webpackChunkName: "stats" */ './stats/StatsPage')) },
           { path: 'stats/flowTop', lazy: lazyDefault(() => import(/* webpackChunkName: "stats" */ './stats/FlowTopPage')) },
           { path: 'stats/accessAnalysis/:name?', lazy: lazyDefault(() => import(/* webpackChunkName: "stats" */ './stats/AccessAnalysisPage')) },
           { path: 'purge/:tab', lazy: lazyDefault(() => import(/* webpackChunkName: "purge" */ './purge/PurgePage')) },
+          // operational tools (spec 002 "Other tools"): monitor and alarms, work orders, log analysis, backup
+          { path: 'monitor', lazy: lazyDefault(() => import(/* webpackChunkName: "ops" */ './monitor/MonitorPage')) },
+          { path: 'toolbox/alarm', lazy: lazyDefault(() => import(/* webpackChunkName: "ops" */ './monitor/AlarmPage')) },
+          { path: 'work', lazy: lazyDefault(() => import(/* webpackChunkName: "ops" */ './work/WorkOrderPage')) },
+          { path: 'log/log_analy/:name?', lazy: lazyDefault(() => import(/* webpackChunkName: "ops-log" */ './log/LogAnalysisPage')) },
+          { path: 'toolbox/cross_platform_disaster_recovery', lazy: lazyDefault(() => import(/* webpackChunkName: "ops" */ './toolbox/backup/BackupPage')) },
+          // toolbox landing pages of the external products (docs/external-products.md)
+          ...['sms', 'oneclicklogin', 'oncdp', 'blockchainIntro', 'phone-traffic'].map((p) => ({ path: `toolbox/${p}`, lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-landing" */ './toolbox/landing/LandingPage')) })),
+          { path: 'toolbox/audit', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-landing" */ './toolbox/landing/AuditPage')) },
+          { path: 'services/process', lazy: lazyDefault(() => import(/* webpackChunkName: "toolbox-landing" */ './toolbox/landing/LandingPage')) },
+          // DDoS 高防 IP (spec 002 §2): one lazy chunk; static segments win over services/:section and services/:name/:tab
+          { path: 'services/ddos', element: <Navigate to="/services/ddos/instance/" replace /> },
+          { path: 'services/ddos/order', lazy: lazyDefault(() => import(/* webpackChunkName: "ddos" */ './ddos/OrderPage')) },
+          { path: 'services/ddos/:tab', lazy: lazyDefault(() => import(/* webpackChunkName: "ddos" */ './ddos/DdosPage')) },
+          { path: 'services/create/ddos', lazy: lazyDefault(() => import(/* webpackChunkName: "ddos" */ './ddos/CreatePage')) },
+          { path: 'services/create/ddos/pay', lazy: lazyDefault(() => import(/* webpackChunkName: "ddos" */ './ddos/PayPage')) },
+          // the billing centre (spec 001 §2.5): one lazy layout (header, sub-navigation), pages as children
+          {
+            path: 'billing',
+            lazy: lazyDefault(() => import(/* webpackChunkName: "billing" */ './billing/BillingLayout')),
+            children: [
+              { index: true, element: <Navigate to="/billing/bills/" replace /> },
+              { path: 'bills', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/bills/BillsPage')) },
+              { path: 'bills/:id', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/bills/BillDetailPage')) },
+              { path: 'vouchers', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/vouchers/VouchersPage')) },
+              { path: 'resources', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/resources/ResourcesPage')) },
+              ...RESOURCE_KINDS.flatMap((kind) => [
+                { path: `${kind}/buy/:index?`, ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/resources/BuyPage')) },
+                { path: `${kind}/pay`, ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/resources/PayPage')) },
+              ]),
+              ...RESOURCE_KINDS.filter((k) => k !== 'resources').map((kind) => ({ path: kind, ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/resources/ResourcesPage')) })),
+              // recharge, orders, invoices, rebates (docs/billing-money.md)
+              { path: 'charge', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/charge/ChargePage')) },
+              { path: 'history', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/orders/OrdersPage')) },
+              { path: 'invoicing', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/invoices/InvoicingPage')) },
+              { path: 'createInvoicing', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/invoices/CreateInvoicingPage')) },
+              { path: 'invoicingDetail/:id', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/invoices/InvoicingDetailPage')) },
+              { path: 'rebateAmount', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/rebate/RebateListPage')) },
+              { path: 'rebateCreateApply', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/rebate/RebateApplyPage')) },
+              { path: 'rebateApplyMessage', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/rebate/RebateDetailPage')) },
+              { path: '*', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/BillingPending')) },
+            ],
+          },
           {
             path: 'account',
             lazy: lazyDefault(() => import(/* webpackChunkName: "account" */ './account/AccountLayout')),
@@ -129,10 +191,23 @@ export const routes: RouteObject[] = [
               { index: true, element: <Navigate to="/account/subaccount/" replace /> },
               { path: 'subaccount', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/SubaccountPage')) },
               { path: 'log', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/LogPage')) },
+              { path: 'security', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/SecurityPage')) },
+              { path: 'profile', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/ProfilePage')) },
+              { path: 'operators', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/OperatorsPage')) },
+              { path: 'verifypersonal', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/VerifyPage')) },
+              { path: 'verifycompany', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/VerifyCompanyPage')) },
               ...ACCOUNT_PENDING.map((path) => ({ path, ...accountPage(() => import(/* webpackChunkName: "account" */ './account/AccountPending')) })),
+              // referrals (docs/referrals.md)
+              { path: 'recommendation', element: <Navigate to="/account/recommendation/introduction/" replace /> },
+              { path: 'recommendation/introduction', ...accountPage(() => import(/* webpackChunkName: "referrals" */ './account/recommendation/IntroductionPage')) },
+              { path: 'recommendation/list', ...accountPage(() => import(/* webpackChunkName: "referrals" */ './account/recommendation/ListPage')) },
               { path: '*', element: <Navigate to="/dashboard/" replace /> },
             ],
           },
+          // the message centre (spec 000 §2.8): /{cat}/message/ and /{cat}/message/{id}/, main accounts only
+          { path: 'message', element: <Navigate to="/account/message/" replace /> },
+          { path: ':cat/message', lazy: lazyDefault(() => import(/* webpackChunkName: "message" */ './message/MessagePage')) },
+          { path: ':cat/message/:id', lazy: lazyDefault(() => import(/* webpackChunkName: "message" */ './message/MessageDetailPage')) },
           ...PENDING_SECTIONS.map((path) => ({ path, lazy: lazyDefault(() => import(/* webpackChunkName: "pending" */ './common/SectionPending')) })),
         ],
       },

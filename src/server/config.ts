@@ -1,4 +1,7 @@
 import path from 'node:path';
+import { domainConfigFromEnv, type DomainConfig } from './domains/config';
+import type { BillingVisibility } from '../shared/billing/header';
+import { EXTERNAL_PRODUCTS, EXTERNAL_PRODUCT_INFO, type ExternalProduct } from '../shared/external';
 
 /** Server configuration, read from the environment once (docs/operations.md lists every variable). */
 export interface ServerConfig {
@@ -30,6 +33,18 @@ export interface ServerConfig {
    * form (spec 000 §6: "hidden for two specific special accounts"; the list is not shown there).
    */
   billHiddenAccounts: string[];
+  /** Billing centre visibility lists (docs/billing.md "Listed accounts"): BILLING_HIDDEN_ACCOUNTS, BILLING_REDIRECT_ACCOUNTS, BILLING_CONTAINER_REDIRECT_ACCOUNTS. */
+  billing?: BillingVisibility;
+  /** The provider's tech-blog feed (RSS or Atom) shown on the dashboard; none: the block is hidden. */
+  techBlogFeed: string | null;
+  /** Service tabs (docs/service-tabs.md): default domains, CNAME lookups, the bandwidth-cap job. */
+  domains?: DomainConfig;
+  /** File storage (docs/files-and-media.md): S3-compatible when S3_ENDPOINT is set, else the local disk under DATA_DIR; the upload limit per file. */
+  storage?: { s3Endpoint?: string; s3Bucket?: string; s3Region?: string; s3AccessKey?: string; s3SecretKey?: string; uploadMaxBytes?: number };
+  /** Free certificates (docs/certificates.md): the ACME directory URL ('' = applications wait), a CA file trusted for it, the contact e-mail, renew this many days before expiry. */
+  acme: { directoryUrl: string; caFile?: string; email: string; renewDays: number };
+  /** External products' addresses (docs/external-products.md): EXTERNAL_SMS_URL, EXTERNAL_ONECLICKLOGIN_URL, EXTERNAL_CDP_URL, EXTERNAL_AUDIT_URL, EXTERNAL_WORKORDER_URL; unset: the in-console landing page. */
+  external?: Partial<Record<ExternalProduct, string>>;
 }
 
 /** An on/off variable: 1, true, yes, on turn it on; 0, false, no, off turn it off; anything else keeps the default. */
@@ -39,6 +54,8 @@ export function flag(value: string | undefined, fallback: boolean): boolean {
   if (['0', 'false', 'no', 'off'].includes(v)) return false;
   return fallback;
 }
+
+const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const root = path.resolve(__dirname, '../..');
@@ -57,5 +74,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     schemaGallery: flag(env.SCHEMA_GALLERY, true),
     http3Cname: env.HTTP3_CNAME ?? 'http3-beta.cdn-cname.example.net',
     billHiddenAccounts: (env.BILL_HIDDEN_ACCOUNTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    techBlogFeed: env.TECH_BLOG_FEED?.trim() || null,
+    billing: { hiddenItemsAccounts: list(env.BILLING_HIDDEN_ACCOUNTS), detailRedirectAccounts: list(env.BILLING_REDIRECT_ACCOUNTS), containerRedirectAccounts: list(env.BILLING_CONTAINER_REDIRECT_ACCOUNTS) },
+    domains: domainConfigFromEnv(env),
+    storage: { s3Endpoint: env.S3_ENDPOINT || undefined, s3Bucket: env.S3_BUCKET, s3Region: env.S3_REGION, s3AccessKey: env.S3_ACCESS_KEY, s3SecretKey: env.S3_SECRET_KEY, uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined },
+    acme: { directoryUrl: env.ACME_DIRECTORY_URL ?? '', caFile: env.ACME_CA_FILE || undefined, email: env.ACME_EMAIL ?? '', renewDays: Number(env.ACME_RENEW_DAYS ?? 30) },
+    external: Object.fromEntries(EXTERNAL_PRODUCTS.filter((p) => env[EXTERNAL_PRODUCT_INFO[p].env]?.trim()).map((p) => [p, env[EXTERNAL_PRODUCT_INFO[p].env]!.trim()])),
   };
 }

@@ -1,14 +1,23 @@
 /**
  * Starts the server: opens (and migrates) the database, seeds the demo on first start, listens.
  */
-import { configFromEnv } from './config';
+import { configFromEnv, flag } from './config';
 import { openDatabase } from './db';
 import { buildApp } from './app';
 import { seedDemo } from './seed/demo';
 import { seedTraffic, trafficSeedFromEnv } from './seed/traffic';
+import { seedDemoBills } from './seed/billing';
 import { loadRegistry } from '../../schemas/load';
 import { scheduleCleanup } from './jobs/cleanup';
 import { schedulePurgeWorker } from './purge/worker';
+import { scheduleBilling } from './billing/section';
+import { scheduleCostControl } from './domains/costControl';
+import { scheduleDemoPipeline } from './seed/live-traffic';
+import { scheduleMediaWorker } from './media/worker';
+import { scheduleMonitorWorker } from './monitor/worker';
+import { scheduleReferralRebates } from './referrals/settle';
+import { outboxSender } from './sms/outbox';
+import { scheduleCertificateJobs } from './certificates/section';
 
 async function main() {
   const config = configFromEnv();
@@ -17,14 +26,31 @@ async function main() {
   // the demo's traffic statistics on first start (docs/statistics.md; SEED_TRAFFIC=0 skips it)
   const trafficSeed = config.seedDemo ? trafficSeedFromEnv() : null;
   const traffic = trafficSeed ? await seedTraffic(db, trafficSeed) : null;
+  // the demo's bills from that traffic (docs/billing.md "The demo")
+  if (traffic?.seeded) await seedDemoBills(db);
   const app = await buildApp({ db, config, registry: loadRegistry() });
   if (traffic?.seeded) app.log.info(`已生成演示流量数据：${traffic.ms} ms，${JSON.stringify(traffic.rows)}`);
   if (seeded) app.log.info('已创建演示数据：demo / demo123456，demo2fa / demo123456（短信验证码见日志与 sms_outbox 表）');
   const stopCleanup = scheduleCleanup(db, app.log);
   const stopPurge = schedulePurgeWorker(db, app.log);
+  const stopBilling = scheduleBilling(db, app.log, outboxSender(db, app.log, config.logSms));
+  const stopCostControl = scheduleCostControl(db, app.log, config.domains?.costControlEveryMs ?? 0);
+  // the demo's traffic keeps coming while the server runs (DEMO_TRAFFIC_LIVE=0 stops it)
+  const stopDemoPipeline = config.seedDemo && flag(process.env.DEMO_TRAFFIC_LIVE, true) ? scheduleDemoPipeline(db, app.log) : () => undefined;
+  const stopMedia = scheduleMediaWorker(db, app.storage, app.log);
+  const stopMonitor = scheduleMonitorWorker(db, app.log, outboxSender(db, app.log, config.logSms));
+  const stopCertificates = scheduleCertificateJobs(db, config, app.log);
+  const stopReferrals = scheduleReferralRebates(db, app.log); // docs/referrals.md
   const close = async () => {
     stopCleanup();
     stopPurge();
+    stopBilling();
+    stopCostControl();
+    stopDemoPipeline();
+    stopMedia();
+    stopMonitor();
+    stopCertificates();
+    stopReferrals();
     await app.close();
     await db.destroy();
     process.exit(0);

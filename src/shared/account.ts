@@ -24,12 +24,7 @@ export interface Usage {
   mingmou: boolean;
 }
 
-/** 13812345678 → 138****5678 (spec 000 §9: phone digits 4 to 7 hidden). */
-export function maskMobile(mobile: string | null | undefined): string | null {
-  if (!mobile) return null;
-  if (mobile.length < 8) return mobile.replace(/.(?=.{2})/g, '*');
-  return mobile.slice(0, 3) + '****' + mobile.slice(7);
-}
+export { maskMobile } from './mask';
 
 /** Paths after which a sign-in goes to the dashboard instead (spec 000 §2.2). */
 export const NO_RETURN_PATHS = ['/login/', '/register/', '/register/success/', '/lostpass/'];

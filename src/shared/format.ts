@@ -1,11 +1,5 @@
-/** Sizes are 1024-based with 3 decimals (spec 000 §9). */
-export function formatSize(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
-  let v = bytes;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${v} B` : `${v.toFixed(3)} ${units[i]}`;
-}
+/**
+ * Sizes are 1024-based with 3 decimals (spec 000 §9); the one implementation is the statistics'
+ * formatBytes (src/shared/stats/units.ts), bandwidth is formatBandwidth there (1000-based).
+ */
+export { formatBytes as formatSize, formatBandwidth } from './stats/units';

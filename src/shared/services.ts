@@ -12,7 +12,7 @@ export function isServiceKind(v: unknown): v is ServiceKind {
 
 /** The tab families a setting may name in setting.json ("tab"). */
 export const TAB_FAMILIES = [
-  'domains', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'media', 'edgeCalc',
+  'domains', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'media', 'edgeCalc', 'fileManage',
   'basic', 'advanced', 'streamMonitor', 'streamMedia',
 ] as const;
 export type TabFamily = (typeof TAB_FAMILIES)[number];
@@ -27,6 +27,7 @@ export const TAB_LABELS: Record<TabFamily, string> = {
   costControl: '成本控制',
   thumb: '图片处理',
   media: '媒体处理',
+  fileManage: '文件管理',
   edgeCalc: '边缘规则',
   basic: '基础配置',
   advanced: '高级配置',
@@ -48,7 +49,7 @@ export interface KindInfo {
 export const KINDS: Record<ServiceKind, KindInfo> = {
   file: {
     kind: 'file', section: 'file', title: '云存储', suffix: 'File',
-    tabs: ['domains', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'media', 'edgeCalc'],
+    tabs: ['domains', 'fileManage', 'source', 'cache', 'optimize', 'https', 'antileech', 'costControl', 'thumb', 'media', 'edgeCalc'],
   },
   cdn: {
     kind: 'cdn', section: 'cdn', title: 'CDN', suffix: 'Cdn',
@@ -90,7 +91,8 @@ export function tabsFor(kind: ServiceKind, bucketId: number, opts: { liveTranspo
   return KINDS[kind].tabs.filter((t) => {
     if (kind !== 'live') return true;
     if ((t === 'advanced' || t === 'antileech') && bucketId > LIVE_TABS_HIDDEN_ABOVE_BUCKET_ID) return false;
-    if (t === 'streamMonitor' && !opts.liveTransportFile) return false;
+    // only file-type (push) live services that are not the new live kind (ids above 1796095)
+    if (t === 'streamMonitor' && (!opts.liveTransportFile || bucketId > LIVE_TABS_HIDDEN_ABOVE_BUCKET_ID)) return false;
     return true;
   });
 }
@@ -121,6 +123,8 @@ export const LOGIN_CODE_RESEND_SECONDS = 60;
 export const SMS_CODES_PER_DAY = 10;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SUCCESS_NOTICE_MS = 2000;
+/** The lifetime of an alert message (spec 000 §9 "Alert message lifetime": 2000 ms). */
+export const ALERT_TTL_MS = 2000;
 
 /** Overseas creation needs this much balance (integer part), unless the account's switch is on (spec 000 §5). */
 export const OVERSEAS_BALANCE_THRESHOLD = 399;

@@ -19,6 +19,7 @@ import { seedDemo } from '../../src/server/seed/demo';
 import { loadRegistry } from '../../schemas/load';
 import { edgeBench } from './edge';
 import { statsBench } from './stats';
+import { billingBench } from './billing';
 
 const root = path.resolve(__dirname, '../..');
 const dist = process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : path.join(root, 'dist');
@@ -113,6 +114,7 @@ async function api() {
   await api();
   edgeBench();
   await statsBench();
+  await billingBench();
 })().catch((e) => {
   console.error(e);
   process.exit(1);

@@ -82,7 +82,7 @@ test('lost password: a code by SMS, a new password, sign in with it', async ({ p
   await page.locator('#root_account').fill('demolost');
   await solveCaptcha(page);
   await page.getByRole('button', { name: '获取验证码' }).click();
-  await expect(page.getByText('验证码已发送至 137****7000')).toBeVisible();
+  await expect(page.getByText('验证码已发送至 137****7010')).toBeVisible();
   const password = `np${rnd()}123`;
   await page.locator('#root_code').fill(await lastSmsCode(page, '13700137010'));
   await page.locator('#root_password').fill(password);

@@ -73,7 +73,7 @@ test('security: turn login verification on, sign in with the SMS code, turn it o
   await other.locator('#login-username').fill('demosec');
   await other.locator('#login-password').fill(PASSWORD);
   await other.getByRole('button', { name: '登录' }).click();
-  await expect(other.getByText(/验证码已发送至 137\*\*\*\*7001/)).toBeVisible();
+  await expect(other.getByText(/验证码已发送至 137\*\*\*\*7011/)).toBeVisible();
   const sms = await (await other.request.get('/api/dev/sms_outbox/?mobile=13700137011')).json();
   await other.locator('#login-code').fill(/(\d{6})/.exec(sms.data[0].text)![1]);
   await other.getByRole('button', { name: '登录' }).click();

@@ -16,6 +16,8 @@ test('change compression on a CDN service, reload, see it kept', async ({ page }
   await expect(page.getByText('配置成功')).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(panel.locator('.setting-summary')).toHaveText('仅开启 Gzip');
+  // the alert service: a success notice lives 2 s (spec 000 §9), then it is gone by itself
+  await expect(page.getByText('配置成功')).toBeHidden({ timeout: 6000 });
   await page.reload();
   await expect(panel.locator('.setting-summary')).toHaveText('仅开启 Gzip');
   await panel.getByRole('button', { name: '管理' }).click();

@@ -188,3 +188,29 @@ test('an authorized-service sub-account has no flow top and is sent back to the 
   await page.goto('/stats/flowTop/');
   await expect(page).toHaveURL(/\/stats\/$/);
 });
+
+test('an authorized-service sub-account with nothing chosen sees its granted services', async ({ page }) => {
+  await signIn(page, 'demo_ops');
+  const first = page.waitForRequest((r) => r.url().includes('/api/flow/statistic/'));
+  await page.goto('/stats/');
+  const url = new URL((await first).url());
+  // the granted non-live binds are the query, not the whole account
+  expect(url.searchParams.get('query_type')).toBe('bucket');
+  expect(url.searchParams.getAll('query_value').join(',')).toBe('demo-www');
+});
+
+test('the China map shades the provinces with traffic; hovering shows the value, a click opens the detail', async ({ page }) => {
+  await openStats(page);
+  const map = page.getByTestId('china-map');
+  const guangdong = map.locator('path[data-region=guangdong]');
+  await expect(guangdong).toBeVisible({ timeout: 20_000 });
+  // the demo's largest province is drawn darker than one without traffic
+  expect(await guangdong.getAttribute('fill')).not.toBe('#f5f8fa');
+  await guangdong.hover();
+  await expect(page.getByTestId('map-tooltip')).toContainText('广东');
+  await expect(page.getByTestId('map-tooltip')).toContainText('%');
+  await guangdong.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('广东');
+  await expect(dialog.getByTestId('detail-body')).toContainText('电信');
+});

@@ -37,3 +37,10 @@ test('open a work order with an attachment, see it in the list and its detail, r
   await page.locator('.work-detail').getByRole('button', { name: '关闭工单' }).click();
   await expect(page.locator('.work-detail')).toContainText('已关闭');
 });
+
+test('the 工单 menu entry opens the console’s own work orders when no ticket site is configured', async ({ page }) => {
+  await signIn(page);
+  await page.getByRole('link', { name: '工单' }).click();
+  await expect(page).toHaveURL(/\/work\/$/);
+  await expect(page.getByRole('button', { name: '提交工单' })).toBeVisible();
+});

@@ -267,7 +267,10 @@ describe('GET /api/buckets/info/', () => {
 
   it('describes a file service and the flags of the other kinds', async () => {
     const file = (await demo.get('/api/buckets/info/?bucket_name=demo-assets')).json().data;
-    expect(file).toMatchObject({ kind: 'file', type: 'file', business_type: 'file', storage: { used: 3_221_225_472 } });
+    // storage.used counts the service's stored files (src/server/files)
+    const stored = await s.db.selectFrom('file_objects').select((eb) => eb.fn.sum<number>('size').as('n')).where('bucket_id', '=', file.bucket_id).executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBeGreaterThan(0);
+    expect(file).toMatchObject({ kind: 'file', type: 'file', business_type: 'file', storage: { used: Number(stored.n) } });
     expect((await demo.get('/api/buckets/info/?bucket_name=demo-shop')).json().data).toMatchObject({ kind: 'scdn', security_cdn: true });
     expect((await demo.get('/api/buckets/info/?bucket_name=demo-chat')).json().data).toMatchObject({ kind: 'websocket', websocket: true });
     expect((await demo.get('/api/buckets/info/?bucket_name=demo-global')).json().data).toMatchObject({ kind: 'overseas', abroad: true });

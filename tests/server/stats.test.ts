@@ -205,7 +205,8 @@ describe('which table answers', () => {
   });
 
   it('the price config: MONTHLY_95 for demo', async () => {
-    expect((await demo.get('/api/accounts/price_config')).json().data).toEqual({ cdn: { amount_cal_type: 'MONTHLY_95' } });
+    // the full price configuration is billing's (docs/billing.md "Prices"); statistics reads the CDN mode
+    expect((await demo.get('/api/accounts/price_config')).json().data.cdn).toMatchObject({ amount_cal_type: 'MONTHLY_95' });
   });
 });
 

@@ -17,6 +17,7 @@ export const ACCOUNT_NAV: { path: string; label: string; icon: IconName }[] = [
   { path: '/account/operators/', label: '操作员管理', icon: 'people' },
   { path: '/account/subaccount/', label: '子账号管理', icon: 'new-person' },
   { path: '/account/log/', label: '操作日志', icon: 'history' },
+  { path: '/account/recommendation/introduction/', label: '推荐返利', icon: 'send-message' },
 ];
 
 export default function AccountLayout() {

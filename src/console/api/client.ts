@@ -7,8 +7,9 @@
  *    session anonymous, and the route guard goes to /login/.
  */
 import { ofetch, FetchError } from 'ofetch';
-import { errorText, HTTP_4XX_TEXT, HTTP_5XX_TEXT, THROWN_FAILURE_TEXT, type FieldError } from '../../shared/errors';
+import { errorText, HTTP_4XX_TEXT, HTTP_5XX_TEXT, THROWN_FAILURE_TEXT, TRANSPORT_FAILURE_TEXT, type FieldError } from '../../shared/errors';
 import { mergeUser, sessionAtom, store } from '../state';
+import { stored } from '../storage';
 
 export class ApiFailure extends Error {
   constructor(
@@ -32,7 +33,7 @@ export function setNavigator(fn: Navigate): void {
 
 /** Stores the page to come back to after signing in (spec 000 §4 "previousPath"). */
 export function rememberPath(path: string): void {
-  localStorage.setItem('previousPath', path);
+  stored.previousPath.set(path);
 }
 
 function applyCentralRules(body: any): void {
@@ -69,7 +70,7 @@ async function call<T>(method: string, url: string, opts: { query?: Record<strin
       }
       if (status >= 500) throw new ApiFailure(status, null, HTTP_5XX_TEXT);
       if (status >= 400) throw new ApiFailure(status, null, HTTP_4XX_TEXT);
-      throw new ApiFailure(0, null, HTTP_5XX_TEXT);
+      throw new ApiFailure(0, null, TRANSPORT_FAILURE_TEXT);
     }
     throw new ApiFailure(0, null, THROWN_FAILURE_TEXT);
   }

@@ -3,7 +3,8 @@
  * on each tab, the panels of the settings whose setting.json names that tab.
  * A bucket whose kind does not match the tab's section shows 服务类型不匹配 and goes back to the list.
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { stored } from '../storage';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Callout, H3, Icon, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
@@ -18,9 +19,16 @@ import { registry } from '../../../renderers/declarations';
 import { SettingPanel } from '../../../renderers/SettingPanel';
 import { settingIO } from './settingIO';
 import { DomainHttpsPanel } from './DomainHttpsPanel';
+import { DomainsTab } from './DomainsTab';
+import { RemarkEditor, ServiceSwitcher } from './ServiceSwitcher';
+import { grantedOnly, isChild } from '../../shared/permissions';
+import { LiveNotices, liveLock, useLiveInfo } from '../live/useLiveInfo';
 
 /** The edgeCalc tab shows the edge rules (src/console/edge/), a lazy chunk of their own. */
 const EdgeRuleList = lazy(() => import(/* webpackChunkName: "edge" */ '../edge/EdgeRuleList'));
+/** File services: the fileManage and mediaFile tabs (src/console/files/, src/console/media/; docs/files-and-media.md). */
+const FileManager = lazy(() => import(/* webpackChunkName: "files" */ '../files/FileManager'));
+const MediaPanel = lazy(() => import(/* webpackChunkName: "files" */ '../media/MediaPanel'));
 
 export const KIND_MISMATCH_TEXT = '服务类型不匹配';
 /** Overseas services that are not ready (spec 000 §2.11). */
@@ -31,8 +39,11 @@ export default function ServicePage() {
   const navigate = useNavigate();
   const setBusinessType = useSetAtom(businessTypeAtom);
   const session = useAtomValue(sessionAtom);
-  const locked = session.status === 'signedIn' && session.user.custom_prohibit_configuration ? errorText(21210) : undefined;
+  const keyLocked = session.status === 'signedIn' && session.user.custom_prohibit_configuration ? errorText(21210) : undefined;
   const [bucket, setBucket] = useState<BucketInfo | null>(null);
+  // live services: the transport decides streamMonitorLive; a suspended configuration locks the panels (src/console/live/)
+  const liveState = useLiveInfo(bucket);
+  const locked = keyLocked ?? liveLock(liveState);
   const [failure, setFailure] = useState<string | null>(null);
   const parsed = parseTab(tab);
 
@@ -41,7 +52,12 @@ export default function ServicePage() {
     setBucket(null);
     api
       .get<{ data: BucketInfo }>('/api/buckets/info/', { bucket_name: name })
-      .then((res) => live && setBucket(res.data))
+      .then((res) => {
+        if (!live) return;
+        setBucket(res.data);
+        stored.bucketId.set(res.data.bucket_id);
+        stored.serviceKind.set(name!, res.data.kind);
+      })
       .catch((e) => {
         if (!live) return;
         if (e instanceof ApiFailure && e.code === 21905) {
@@ -59,21 +75,27 @@ export default function ServicePage() {
 
   const mismatch = Boolean(bucket && parsed && !parsed.kinds.includes(bucket.kind));
   const notReady = bucket?.kind === 'overseas' ? OVERSEAS_NOT_READY[bucket.status] : undefined;
+  // a service that cannot be shown here is announced once, then the page leaves (the effect may run
+  // again before the navigation lands: `parsed` is a new object on every render)
+  const leaving = useRef<BucketInfo | null>(null);
   useEffect(() => {
     if (bucket && !mismatch) setBusinessType(bucket.kind);
-    if (bucket && mismatch && parsed) {
+    if (!bucket || leaving.current === bucket) return;
+    if (mismatch && parsed) {
+      leaving.current = bucket;
       notify(KIND_MISMATCH_TEXT, 'danger');
       navigate(`/services/${KINDS[parsed.kinds[0]].section}/`, { replace: true });
     } else if (notReady) {
+      leaving.current = bucket;
       notify(notReady, 'danger');
       navigate('/services/overseas/', { replace: true });
     }
   }, [bucket, mismatch, parsed, notReady, navigate, setBusinessType]);
 
   if (failure) return <Callout intent="danger">{failure}</Callout>;
-  if (!bucket) return <Spinner />;
+  if (!bucket || liveState.status === 'loading') return <Spinner />;
   const kind = KINDS[bucket.kind];
-  const tabs = tabsFor(bucket.kind, bucket.bucket_id);
+  const tabs = tabsFor(bucket.kind, bucket.bucket_id, { liveTransportFile: liveState.status === 'ok' && liveState.info.type === 'file' });
   if (notReady) return null;
   if (!parsed || mismatch) {
     if (!parsed) return <Navigate to={`/services/${name}/${tabName(bucket.kind, tabs[0])}/`} replace />;
@@ -88,9 +110,15 @@ export default function ServicePage() {
         <Icon icon="arrow-left" size={12} /> 返回{kind.title}服务列表
       </Link>
       <div className="page-head">
+        {/* the service dropdown and the remark editor are the main account's (spec 000 §2.11; docs/service-tabs.md) */}
         <H3>{bucket.bucket_name}</H3>
+        {session.status === 'signedIn' && !isChild(session.user) && <ServiceSwitcher bucket={bucket} family={parsed.family} paging={!grantedOnly(session.user)} />}
         <Tag minimal>{kind.title}</Tag>
-        {bucket.remark && <span className="bucket-remark">{bucket.remark}</span>}
+        {session.status === 'signedIn' && !isChild(session.user) ? (
+          <RemarkEditor key={bucket.bucket_name} bucket={bucket} onSaved={setBucket} />
+        ) : (
+          bucket.remark && <span className="bucket-remark">{bucket.remark}</span>
+        )}
       </div>
       <Tabs
         id="service-tabs"
@@ -104,12 +132,16 @@ export default function ServicePage() {
           return <Tab key={id} id={id} title={TAB_LABELS[f]} />;
         })}
       </Tabs>
+      <LiveNotices state={liveState} />
       <div className="tab-content" role="tabpanel">
         {parsed.family === 'https' && <DomainHttpsPanel bucketName={bucket.bucket_name} locked={locked} />}
+        {parsed.family === 'domains' && bucket.kind !== 'live' && <DomainsTab key={bucket.bucket_name} bucketName={bucket.bucket_name} locked={locked} />}
+        {parsed.family === 'fileManage' && <Suspense fallback={<Spinner />}><FileManager key={bucket.bucket_name} bucketName={bucket.bucket_name} kindSection={kind.section} /></Suspense>}
+        {parsed.family === 'media' && <Suspense fallback={<Spinner />}><MediaPanel key={bucket.bucket_name} bucketName={bucket.bucket_name} /></Suspense>}
         {parsed.family === 'edgeCalc' ? (
           <Suspense fallback={<Spinner />}><EdgeRuleList bucket={bucket} locked={locked} /></Suspense>
-        ) : panels.length === 0 ? (
-          <NonIdealState icon="wrench" title={`${TAB_LABELS[parsed.family]}配置即将开放`} description="该标签页的配置项正在建设中。" />
+        ) : panels.length === 0 && (parsed.family === 'fileManage' || parsed.family === 'media') ? null : panels.length === 0 ? (
+          parsed.family === 'domains' && bucket.kind !== 'live' ? null : <NonIdealState icon="wrench" title={`${TAB_LABELS[parsed.family]}配置即将开放`} description="该标签页的配置项正在建设中。" />
         ) : (
           panels.map((d) => (
             <SettingPanel

@@ -7,6 +7,9 @@ import { businessTypeAtom, sessionAtom } from '../state';
 import { ACCOUNT_MENU, GALLERY_MENU, menuFor, titleFor } from './menu';
 import { useGalleryAvailable } from '../gallery/available';
 import { ServiceSearch } from './ServiceSearch';
+import { MessageBell } from '../message/MessageBell';
+import { ExternalMenuLink } from '../external/useExternalEntry';
+import { PopupAnnouncement } from '../external/Notices';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 
@@ -37,6 +40,7 @@ export default function Shell() {
           )}
         </NavbarGroup>
         <NavbarGroup align={Alignment.END}>
+          {user && !user.child && <MessageBell />}
           <Popover
             placement="bottom-end"
             content={
@@ -66,7 +70,11 @@ export default function Shell() {
               <NavLink to="/dashboard/">概览</NavLink>
             </li>
             {(user ? menuFor(user) : []).map((m) =>
-              m.path ? (
+              m.external ? (
+                <li key={m.label}>
+                  <ExternalMenuLink product={m.external} label={m.label} />
+                </li>
+              ) : m.path ? (
                 <li key={m.label}>
                   {/* a service page belongs to its kind's entry too */}
                   <NavLink to={m.path} className={({ isActive }) => (isActive || (m.kind === businessType && pathname.startsWith('/services/')) ? 'active' : '')}>
@@ -92,6 +100,7 @@ export default function Shell() {
           </Suspense>
         </main>
       </div>
+      {user && <PopupAnnouncement />}
     </div>
     </BlueprintProvider>
   );

@@ -1,6 +1,7 @@
 import { KINDS, type ServiceKind } from '../../shared/services';
 import { isChild, mayUse, type Holder, type Need } from '../../shared/permissions';
 import { mayOpen } from '../access';
+import type { ExternalProduct } from '../../shared/external';
 
 /** The product menu (spec 000 §1 "Menu product names"); entries without a path are later sections. */
 export interface MenuEntry {
@@ -9,6 +10,8 @@ export interface MenuEntry {
   kind?: ServiceKind;
   /** what a sub-account must hold to see an entry without a page of its own */
   needs?: Need[];
+  /** an entry that leaves the console with a one-time token (src/console/external/, docs/external-products.md) */
+  external?: ExternalProduct;
 }
 
 export const PRODUCT_MENU: MenuEntry[] = [
@@ -19,16 +22,21 @@ export const PRODUCT_MENU: MenuEntry[] = [
   { label: '直播云', path: '/services/live/', kind: 'live' },
   { label: 'WebSocket', path: '/services/ws/', kind: 'websocket' },
   { label: '海外加速', path: '/services/overseas/', kind: 'overseas' },
-  { label: '云处理' },
+  { label: '云处理', path: '/services/process/' },
   { label: 'SSL 证书', path: '/toolbox/ssl/' },
   { label: '刷新预热', path: '/purge/purge_url/' },
+  { label: '云监控', path: '/monitor/' },
+  { label: '监控告警', path: '/toolbox/alarm/' },
+  { label: '日志分析', path: '/log/log_analy/' },
+  { label: '跨平台容灾', path: '/toolbox/cross_platform_disaster_recovery/' },
+  { label: '工单', path: '/work/', external: 'workorder' },
   { label: '统计分析', path: '/stats/' },
-  { label: '短信服务' },
-  { label: '一键登录' },
-  { label: '内容审核', needs: ['cloud_audit'] },
-  { label: '流量营销' },
+  { label: '短信服务', external: 'sms' },
+  { label: '一键登录', external: 'oneclicklogin' },
+  { label: '内容审核', needs: ['cloud_audit'], external: 'audit' },
+  { label: '流量营销', external: 'cdp' },
   { label: '跨平台存储' },
-  { label: 'DDoS 高防 IP' },
+  { label: 'DDoS 高防 IP', path: '/services/ddos/instance/' },
 ];
 
 /** For product owners and testers, main accounts only, when the server offers it (src/console/gallery/). */
@@ -57,15 +65,37 @@ export function sectionTitle(businessType: string | null): string {
 
 /** Sections that are not services carry their own title; service pages follow the business type. */
 const PATH_TITLES: [string, string][] = [
+  ['/services/ddos', 'DDoS 高防 IP'],
+  ['/services/create/ddos', 'DDoS 高防 IP'],
   ['/stats', '统计分析'],
   ['/toolbox/ssl', 'SSL 证书'],
+  ['/toolbox/createCertificate', 'SSL 证书'],
+  ['/toolbox/certificatePay', 'SSL 证书'],
+  ['/toolbox/caMessageCheck', 'SSL 证书'],
+  ['/toolbox/certificateDetail', 'SSL 证书'],
+  ['/toolbox/reIssued', 'SSL 证书'],
   ['/purge', '刷新预热'],
+  ['/monitor', '云监控'],
+  ['/toolbox/alarm', '监控告警'],
+  ['/log/log_analy', '日志分析'],
+  ['/toolbox/cross_platform_disaster_recovery', '跨平台容灾备份'],
+  ['/services/process', '云处理'],
+  ['/toolbox/sms', '短信服务'],
+  ['/toolbox/oneclicklogin', '一键登录'],
+  ['/toolbox/oncdp', '流量营销'],
+  ['/toolbox/audit', '内容审核'],
+  ['/toolbox/blockchainIntro', '区块链'],
+  ['/toolbox/phone-traffic', '流量营销'],
+  ['/work', '工单'],
   ['/account', '账号管理'],
+  ['/billing', '费用中心'],
   ['/gallery', '设置样例库'],
   ['/dashboard', '概览'],
 ];
 
 export function titleFor(pathname: string, businessType: string | null): string {
+  const own = PATH_TITLES.find(([prefix]) => pathname.startsWith(prefix));
+  if (own) return own[1];
   if (pathname.startsWith('/services/')) return sectionTitle(businessType);
   return PATH_TITLES.find(([prefix]) => pathname.startsWith(prefix))?.[1] ?? sectionTitle(businessType);
 }
@@ -82,9 +112,10 @@ export function menuFor(user: Holder): MenuEntry[] {
 }
 
 /** The account menu of main accounts (spec 000 §2.4). */
-export const ACCOUNT_MENU: { label: string; path: string; icon: 'new-person' | 'history' | 'id-number' | 'shield' }[] = [
+export const ACCOUNT_MENU: { label: string; path: string; icon: 'new-person' | 'history' | 'id-number' | 'shield' | 'dollar' }[] = [
   { label: '子账号管理', path: '/account/subaccount/', icon: 'new-person' },
   { label: '操作日志', path: '/account/log/', icon: 'history' },
   { label: '账号信息', path: '/account/profile/', icon: 'id-number' },
   { label: '安全设置', path: '/account/security/', icon: 'shield' },
+  { label: '费用中心', path: '/billing/bills/', icon: 'dollar' },
 ];

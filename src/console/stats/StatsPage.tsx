@@ -10,14 +10,16 @@ import './stats.css';
 import { useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, H3, H5, HTMLSelect, NonIdealState, SegmentedControl, Spinner, Switch, Tab, Tabs, Tooltip } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
+import { notify } from '../common/toaster';
 import {
   CARRIERS, FLOW_SOURCES, FLOW_SOURCE_LABELS, FLOW_TYPE_LABELS, LINE_95_LABEL, LIVE_TYPE_LABELS, REGIONS, REGION_PIE_SLICES, STATS_LOAD_DELAY_MS,
-  STATS_REFRESH_MS, carrierLabel, shows95Line, type FlowSource, type FlowType, type LiveType,
+  STATS_REFRESH_MS, AUTHORIZED_AUTOLOAD_LIMIT, AUTHORIZED_SELECT_MAX, BACKSOURCE_FOLLOW_TEXT, carrierLabel, shows95Line, type FlowSource, type FlowType, type LiveType,
 } from '../../shared/stats/constants';
 import { BANDWIDTH_UNITS, BYTE_UNITS, REQUEST_UNITS, formatBandwidth, formatBytes, formatRequests, inUnit, pickUnit } from '../../shared/stats/units';
 import { isOverLimit, toSearchParams, today } from '../../shared/stats/params';
 import { formatTime } from '../../shared/stats/time';
 import { BarChart, PieChart, TrendChart, type Slice } from './charts';
+import { ChinaMap, type MapRow } from './ChinaMap';
 import { DateRange, LiveSearch, MultiSelector, SingleSelector, type Selection } from './selectors';
 import { DetailDialog, RankingDialog, RealNamePrompt, StatsNav, useAuthorizedService, useFlowTypes, usePriceConfig, type SliceRef } from './common';
 
@@ -46,6 +48,27 @@ interface Filters {
 }
 const DEFAULT_FILTERS: Filters = { region: '', isp: '', flowSource: 'cdn', ipv6: false, liveType: 'down', mingmouType: 'cdn' };
 
+/**
+ * An authorized-service sub-account with nothing selected sees its granted services: up to 200
+ * non-live binds of the flow type, loaded once per flow type (spec 001 §4).
+ */
+function useAuthorizedBinds(flowType: FlowType | null, authorized: boolean): string[] | null {
+  const [binds, setBinds] = useState<string[] | null>(null);
+  useEffect(() => {
+    setBinds(null);
+    if (!authorized || !flowType || flowType === 'live') return;
+    let live = true;
+    api
+      .get<{ data: { bucket_name: string; kind: string }[] }>('/api/stats/buckets/', { flow_type: flowType, limit: AUTHORIZED_AUTOLOAD_LIMIT })
+      .then((r) => live && setBinds(r.data.filter((b) => b.kind !== 'live').map((b) => b.bucket_name)))
+      .catch(() => live && setBinds([]));
+    return () => {
+      live = false;
+    };
+  }, [authorized, flowType]);
+  return binds;
+}
+
 export default function StatsPage() {
   const [params] = useSearchParams();
   const flowTypes = useFlowTypes();
@@ -66,6 +89,7 @@ export default function StatsPage() {
   const [tick, setTick] = useState(0);
   const [stat, setStat] = useState<any | null>(null);
   const [share, setShare] = useState<any | null>(null);
+  const [mapRows, setMapRows] = useState<MapRow[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [slice, setSlice] = useState<SliceRef | null>(null);
@@ -95,6 +119,25 @@ export default function StatsPage() {
     setFilters((f) => ({ ...f, region: '', isp: '', ipv6: false, flowSource: s.hasFile ? 'cdn' : f.flowSource }));
   };
 
+  const binds = useAuthorizedBinds(flowType, authorized);
+
+  // the domain-follow check (spec 001 §4): back-to-origin by domain only for services whose origin
+  // Host follows the domain; otherwise the selection becomes the services of those domains
+  useEffect(() => {
+    if (filters.flowSource !== 'backsource' || selection.type !== 'domain' || !selection.values.length) return;
+    let live = true;
+    api
+      .get<{ data: { domain: string; bucket_name: string; follows: boolean }[] }>('/api/flow/backsource/follow/', { query_value: selection.values.join(',') })
+      .then((r) => {
+        if (!live || r.data.every((d) => d.follows)) return;
+        setSelection({ type: 'bucket', values: [...new Set(r.data.map((d) => d.bucket_name))] });
+        notify(BACKSOURCE_FOLLOW_TEXT, 'warning');
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [filters.flowSource, selection]);
   const overLimit = isOverLimit(selection.values.length);
   const query = useMemo(() => {
     if (!flowType) return null;
@@ -119,9 +162,14 @@ export default function StatsPage() {
     } else if (selection.values.length) {
       q.query_type = selection.type;
       q.query_value = selection.values;
+    } else if (binds?.length) {
+      q.query_type = 'bucket';
+      q.query_value = binds;
     }
     return toSearchParams(q);
-  }, [flowType, range, filters, selection, single]);
+  }, [flowType, range, filters, selection, single, binds]);
+  // an authorized-service account's first query waits for its binds (never the whole account first)
+  const waitingForBinds = authorized && !!flowType && !['live', 'scdn', 'mingmou'].includes(flowType) && !selection.values.length && binds === null;
   const needsSingle = (flowType === 'scdn' && !single.bucket) || (flowType === 'mingmou' && !single.domain) || (flowType === 'live' && !single.bucket);
 
   // auto-refresh every 5 minutes
@@ -133,15 +181,21 @@ export default function StatsPage() {
   // the fetch, 500 ms after the last change
   const seq = useRef(0);
   useEffect(() => {
-    if (!query || !flowType || needsSingle) return;
+    if (!query || !flowType || needsSingle || waitingForBinds) return;
     const my = ++seq.current;
     setLoading(true);
     const timer = setTimeout(async () => {
       try {
-        const [s, p] = await Promise.all([api.get(STAT_URL[flowType] ?? '/api/flow/statistic/', query), api.get('/api/flow/proportion/', query)]);
+        const [s, p, m] = await Promise.all([
+          api.get(STAT_URL[flowType] ?? '/api/flow/statistic/', query),
+          api.get('/api/flow/proportion/', query),
+          // the China map: mainland traffic only (overseas services have world regions)
+          flowType === 'overseas' ? Promise.resolve({ data: [] }) : api.get('/api/flow/map/', query),
+        ]);
         if (my !== seq.current) return;
         setStat(s.data);
         setShare(p.data);
+        setMapRows(m.data);
         setFailure(null);
       } catch (e) {
         if (my === seq.current) setFailure(failureText(e));
@@ -150,7 +204,7 @@ export default function StatsPage() {
       }
     }, STATS_LOAD_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [query, tick, needsSingle]);
+  }, [query, tick, needsSingle, waitingForBinds]);
 
   if (flowTypes === null) return <Spinner className="page-spinner" />;
   if (flowTypes.length === 0 || !flowType)
@@ -200,7 +254,7 @@ export default function StatsPage() {
               <SegmentedControl size="small" value={filters.mingmouType} onValueChange={(v) => setFilters((f) => ({ ...f, mingmouType: v as 'cdn' | 'pcdn' }))} options={[{ label: 'CDN', value: 'cdn' }, { label: 'PCDN', value: 'pcdn' }]} />
             </>
           ) : (
-            <MultiSelector key={flowType} flowType={flowType} value={selection} onChange={changeSelection} hidePaging={authorized} />
+            <MultiSelector key={flowType} flowType={flowType} value={selection} onChange={changeSelection} hidePaging={authorized} max={authorized ? AUTHORIZED_SELECT_MAX : undefined} />
           )}
           <label className="filter-label">日期</label>
           <DateRange value={range} overLimit={overLimit} onChange={setRange} />
@@ -310,6 +364,12 @@ export default function StatsPage() {
                 <Card className="chart-card">
                   <H5>IP 类型占比</H5>
                   <PieChart testId="pie-ip" slices={ipSlices} format={formatBytes} />
+                </Card>
+              )}
+              {flowType !== 'overseas' && (
+                <Card className="chart-card wide">
+                  <H5>地区流量分布</H5>
+                  <ChinaMap testId="china-map" rows={mapRows} format={formatBytes} onRegion={(key, label) => setSlice({ kind: 'region', key, label })} />
                 </Card>
               )}
               <Card className="chart-card wide">

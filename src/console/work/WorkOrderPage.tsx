@@ -1,6 +1,6 @@
 /**
- * Work orders (/work/; the external ticket site of spec 002 replaced by this page, its address kept
- * in the server's WORK_ORDER_SITE): the account's orders with status and replies, a new order (the
+ * Work orders (/work/; the external ticket site of spec 002 replaced by this page unless
+ * EXTERNAL_WORKORDER_URL names another): the account's orders with status and replies, a new order (the
  * declaration schemas/forms/work_order, attachments uploaded first to /work_order/attachment/), the
  * detail with replies, replying and closing. ?id=N opens an order (the message centre links there).
  */

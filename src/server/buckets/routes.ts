@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetPage, limitProp, cursorProp } from '../http/keyset';
 import { SERVICE_KINDS, SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
 import { bucketForUser, bucketInfo, domainsOf, visibleTo, type BucketRow } from './repo';
 
@@ -20,11 +20,11 @@ interface ListQuery {
 const listQuerySchema = {
   type: 'object',
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: SERVICE_LIST_PAGE_SIZE, errorMessage: { type: '每页数量须为整数', minimum: '每页数量为 1 - 100', maximum: '每页数量为 1 - 100' } },
+    limit: limitProp(SERVICE_LIST_PAGE_SIZE),
     business_type: { type: 'string', enum: [...SERVICE_KINDS], errorMessage: { enum: '不支持的服务类型' } },
     bucket_name: { type: 'string', maxLength: 100, errorMessage: { maxLength: '服务名称过长' } },
-    since: { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } },
-    max: { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } },
+    since: cursorProp,
+    max: cursorProp,
     with_domains: { type: 'boolean', default: false, errorMessage: { type: '参数 with_domains 须为 true 或 false' } },
   },
 };
@@ -84,6 +84,40 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
       const b = await bucketForUser(db, req.user!, req.query.bucket_name);
       const domains = await domainsOf(db, [b.id]);
       return ok(bucketInfo(b, domains.get(b.id) ?? []));
+    },
+  );
+
+  /** Changing a service's remark (spec 002 §7 "GET and POST /api/buckets/info/"; docs/service-tabs.md). */
+  app.post<{ Body: { bucket_name: string; remark: string } }>(
+    '/api/buckets/info/',
+    {
+      config: { access: 'user', bucket: 'body' },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['bucket_name', 'remark'],
+          additionalProperties: false,
+          properties: {
+            bucket_name: { type: 'string', minLength: 1, errorMessage: { type: '请填写服务名称', minLength: '请填写服务名称' } },
+            remark: { type: 'string', maxLength: 60, errorMessage: { type: '备注须为文本', maxLength: '备注不能超过 60 个字符' } },
+          },
+          errorMessage: { type: '请求内容须为 JSON 对象', required: { bucket_name: '请填写服务名称', remark: '请填写备注' }, additionalProperties: '包含不支持的参数' },
+        },
+      },
+    },
+    async (req) => {
+      const user = req.user!;
+      const b = await bucketForUser(db, user, req.body.bucket_name);
+      const remark = req.body.remark.trim() || null;
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('buckets').set({ remark }).where('id', '=', b.id).execute();
+        await trx
+          .insertInto('operation_logs')
+          .values({ account_id: user.account_id, user_id: user.id, action: 'bucket.remark', target: b.name, detail: JSON.stringify({ remark }), ip: req.ip })
+          .execute();
+      });
+      const domains = await domainsOf(db, [b.id]);
+      return ok(bucketInfo({ ...b, remark }, domains.get(b.id) ?? []));
     },
   );
 }

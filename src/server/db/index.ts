@@ -1,11 +1,19 @@
 /**
  * Opens the database: PGlite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set.
  * Both go through kysely's PostgresDialect; migrations run on open.
+ *
+ * An in-memory PGlite (DATA_DIR=memory://: every test file, the browser tests' server) starts from a
+ * snapshot of a freshly migrated database when one exists for the current migrations, instead of
+ * running them all again: the first open writes the snapshot (a tar of the data directory) to the
+ * temporary directory, named by a hash of the migrations' names and code.
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Database } from './schema';
-import { migrationProvider } from './migrations';
+import { migrationProvider, migrationsFingerprint } from './migrations';
 import { pglitePool } from './pglite-pool';
 
 export type DB = Kysely<Database>;
@@ -25,14 +33,51 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     dialect = new PostgresDialect({ pool: new Pool({ connectionString: opts.databaseUrl, max: 10 }) });
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
-    if (!opts.dataDir.startsWith('memory://')) fs.mkdirSync(opts.dataDir, { recursive: true });
-    const pg = new PGlite(opts.dataDir);
+    const memory = opts.dataDir.startsWith('memory://');
+    if (!memory) fs.mkdirSync(opts.dataDir, { recursive: true });
+    const snapshot = memory ? snapshotFile() : null;
+    const template = snapshot && fs.existsSync(snapshot) ? readSnapshot(snapshot) : null;
+    const pg = template ? new PGlite(opts.dataDir, { loadDataDir: template }) : new PGlite(opts.dataDir);
     await pg.waitReady;
     dialect = new PostgresDialect({ pool: pglitePool(pg) });
+    const db = new Kysely<Database>({ dialect });
+    await migrate(db);
+    if (snapshot && !template) await writeSnapshot(snapshot, await pg.dumpDataDir('none'));
+    return db;
   }
   const db = new Kysely<Database>({ dialect });
   await migrate(db);
   return db;
+}
+
+function snapshotFile(): string {
+  const key = createHash('sha256').update(migrationsFingerprint()).digest('hex').slice(0, 16);
+  return path.join(os.tmpdir(), `cdn-console-pglite-${key}.tar`);
+}
+
+function readSnapshot(file: string): Blob | null {
+  try {
+    return new Blob([fs.readFileSync(file)]);
+  } catch {
+    return null;
+  }
+}
+
+/** Written under a unique name and renamed, so parallel test workers never read half a file. */
+async function writeSnapshot(file: string, dump: Blob): Promise<void> {
+  const tmp = `${file}.${process.pid}.${Date.now()}`;
+  try {
+    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(tmp, file);
+    // snapshots of earlier migrations go once they have not been written for an hour
+    const dir = path.dirname(file);
+    for (const f of fs.readdirSync(dir)) {
+      const other = path.join(dir, f);
+      if (f.startsWith('cdn-console-pglite-') && f.endsWith('.tar') && other !== file && Date.now() - fs.statSync(other).mtimeMs > 3_600_000) fs.rmSync(other, { force: true });
+    }
+  } catch {
+    fs.rmSync(tmp, { force: true });
+  }
 }
 
 export async function migrate(db: DB): Promise<void> {

@@ -3,6 +3,16 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
 import { messageMigrations } from '../messages/migrations';
+import { serviceTabMigrations } from '../domains/migrations';
+import { opsMigrations } from '../monitor/migrations';
+import { accountMigrations } from '../accounts/migrations';
+import { eventMigrations } from '../events/migrations';
+import { billingMigrations } from '../billing/migrations';
+import { moneyMigrations } from '../billing/money-migrations';
+import { certificateMigrations } from '../certificates/migrations';
+import { fileMigrations } from '../files/migrations';
+import { ddosMigrations } from '../ddos/migrations';
+import { externalMigrations } from '../external/migrations';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -328,8 +338,26 @@ const migrations: Record<string, Migration> = {
  * them in name order.
  */
 const sectionMigrations: Record<string, Migration>[] = [
+  serviceTabMigrations,
   messageMigrations,
+  opsMigrations,
+  accountMigrations,
+  eventMigrations,
+  billingMigrations,
+  moneyMigrations,
+  certificateMigrations,
+  fileMigrations,
+  ddosMigrations,
+  externalMigrations,
 ];
+
+/** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */
+export function migrationsFingerprint(): string {
+  return [migrations, ...sectionMigrations]
+    .flatMap((m) => Object.entries(m))
+    .map(([name, m]) => `${name}\n${m.up.toString()}\n${m.down?.toString() ?? ''}`)
+    .join('\n');
+}
 
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {

@@ -8,7 +8,7 @@
  *                           sub-account holding one of them passes too (billing: parent + bill)
  *   config.needs   permissions a sub-account must hold, any one of them (spec 000 §6: "a page
  *                  listing several permissions is open if any one is held"); main accounts hold all
- *   config.bucket  'query' | 'body': the route works on the bucket named by `bucket_name` there; the
+ *   config.bucket  'query' | 'body' | 'params': the route works on the bucket named by `bucket_name` there; the
  *                  user must be allowed to reach it (bucketForUser: the account's, and for a
  *                  sub-account of a kind it holds and, with authorized_service, granted to it)
  *
@@ -24,7 +24,7 @@ import type { SessionUser } from '../accounts/session';
 import { bucketForUser } from '../buckets/repo';
 
 export type Access = 'public' | 'user' | 'parent';
-export type BucketFrom = 'query' | 'body';
+export type BucketFrom = 'query' | 'body' | 'params';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -73,7 +73,7 @@ export function registerAccessControl(app: FastifyInstance, db?: DB): void {
     if (user.status === 'disabled') throw new ApiError(41014, 403);
     if (!mayUse(user, needsOf(config))) throw new ApiError(21111, 403);
     if (config.bucket && db) {
-      const source = (config.bucket === 'query' ? req.query : req.body) as Record<string, unknown> | undefined;
+      const source = (config.bucket === 'query' ? req.query : config.bucket === 'params' ? req.params : req.body) as Record<string, unknown> | undefined;
       const name = source?.bucket_name;
       if (typeof name === 'string' && name) await bucketForUser(db, user, name);
     }

@@ -36,3 +36,14 @@ export async function keysetPage<T extends { id: number }>(
   }
   return { items, pager };
 }
+
+/** The query-string properties of a paged list, one definition with its messages for every route. */
+export const limitProp = (defaultLimit: number) => ({
+  type: 'integer',
+  minimum: 1,
+  maximum: 100,
+  default: defaultLimit,
+  errorMessage: { type: '每页数量须为整数', minimum: '每页数量为 1 - 100', maximum: '每页数量为 1 - 100' },
+});
+/** A cursor (since / max) of the keyset pager. */
+export const cursorProp = { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } };

@@ -1,10 +1,12 @@
 /**
  * Housekeeping, run at start and every hour: expired sessions, old sign-in attempts and codes,
- * purge records older than 3 days and SMS older than 30 days go; operation logs are kept.
+ * purge records older than 3 days and SMS older than 30 days go; operation logs are kept. The traffic
+ * tables keep what TRAFFIC_RETENTION_DAYS says (src/server/stats/retention.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
 import { PURGE_RECORD_DAYS } from '../../shared/purge';
+import { purgeTraffic } from '../stats/retention';
 
 const DAY = 86_400_000;
 
@@ -18,6 +20,7 @@ export async function cleanup(db: DB, now = Date.now()): Promise<Record<string, 
   await run('verification_codes', db.deleteFrom('verification_codes').where('expires_at', '<', new Date(now - DAY)));
   await run('purge_tasks', db.deleteFrom('purge_tasks').where('created_at', '<', new Date(now - PURGE_RECORD_DAYS * DAY)));
   await run('sms_outbox', db.deleteFrom('sms_outbox').where('created_at', '<', new Date(now - 30 * DAY)));
+  Object.assign(counts, await purgeTraffic(db, Math.floor(now / 1000)));
   return counts;
 }
 

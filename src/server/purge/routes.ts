@@ -33,6 +33,7 @@ import {
   type PurgeQuota,
   type PurgeTask,
 } from '../../shared/purge';
+import { limitProp } from '../http/keyset';
 
 const startOfDay = (now = new Date()) => new Date(now.getFullYear(), now.getMonth(), now.getDate());
 
@@ -155,7 +156,7 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
             kind: { type: 'string', enum: ['url', 'rule', 'preheat'], errorMessage: { enum: '类型只能是 url、rule 或 preheat' } },
             status: { type: 'string', enum: ['waiting', 'success', 'failed'], errorMessage: { enum: '状态只能是 waiting、success 或 failed' } },
             page: { type: 'integer', minimum: 1, default: 1, errorMessage: { type: '页码须为整数', minimum: '页码须为正整数' } },
-            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, errorMessage: { type: '每页数量须为整数', minimum: '每页数量为 1 - 100', maximum: '每页数量为 1 - 100' } },
+            limit: limitProp(20),
           },
         },
       },

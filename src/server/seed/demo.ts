@@ -5,7 +5,14 @@
  */
 import type { DB } from '../db';
 import { hashPassword } from '../accounts/passwords';
+import { seedAccounts } from './accounts';
 import { seedDemoCertificate } from '../certificates/seed';
+import { seedAccessLogs } from './accesslogs';
+import { seedDdosAndLive } from './ddos-live';
+import { seedDemoFiles } from './files';
+import { seedBillingMoney } from './billing-money';
+import { seedBilling } from './billing';
+import { seedExternal } from './external';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/services';
 
 export const DEMO_PASSWORD = 'demo123456';
@@ -94,6 +101,13 @@ export async function seedDemo(db: DB): Promise<boolean> {
     .values({ username: 'demonew', email: 'demonew@example.com', mobile: '13600136000', password_hash: hash, verify_status: 'not', two_step: false, parent_id: null, permissions: '[]', money: '0.00', actual_charge: '0.00' })
     .execute();
   await seedDemoCertificate(db, demo.id);
+  await seedAccessLogs(db, demo.id);
+  await seedDdosAndLive(db, demo.id);
+  await seedDemoFiles(db);
+  await seedBillingMoney(db, demo.id);
+  await seedBilling(db);
+  await seedAccounts(db, demo.id);
+  await seedExternal(db, demo.id); // content audit (docs/external-products.md)
   return true;
 }
 

@@ -25,6 +25,12 @@ import { readSetting, writeSetting } from './repo';
 const bucketNameProp = { type: 'string', minLength: 1, errorMessage: { type: '请填写服务名称', minLength: '请填写服务名称' } };
 
 /** The configuration lock of key customers (spec 000 §5, spec 002 §6). */
+/**
+ * The per-setting paths spec 002 §7 documents (the others are "not shown"): the same read and write,
+ * with the same payload, as /api/settings/{id}/.
+ */
+export const SETTING_ALIASES = [{ path: '/api/https/tls', id: 'tls_min_version', title: '最低 TLS 版本' }] as const;
+
 export function assertNotLocked(user: SessionUser): void {
   if (user.custom_prohibit_configuration) throw new ApiError(21210, 403);
 }
@@ -67,58 +73,70 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     return names?.length ? Object.fromEntries(names.map((n) => [n, serverVars[n] ?? ''])) : undefined;
   }
 
+  const readSchema = {
+    querystring: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { required: { bucket_name: '请填写服务名称' } } },
+  };
+  const writeSchema = {
+    body: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { type: '请求内容须为 JSON 对象', required: { bucket_name: '请填写服务名称' } } },
+  };
+
+  async function read(user: SessionUser, id: string, bucketName: string) {
+    if (!registry.get(id)) throw new ApiError(21202, 404);
+    const bucket = await bucketForUser(db, user, bucketName);
+    declarationOf(id, bucket.kind);
+    const value = await valueOf(bucket, id);
+    const vars = varsOf(id);
+    return ok(value, {
+      summary: await summaryOf(bucket, id, value),
+      fixed: registry.fixedFor(id, bucket.kind) !== undefined,
+      ...(vars ? { vars } : {}),
+    });
+  }
+
+  async function write(user: SessionUser, ip: string, id: string, body: { bucket_name: string } & Record<string, unknown>) {
+    if (!registry.get(id)) throw new ApiError(21202, 404);
+    const bucket = await bucketForUser(db, user, body.bucket_name);
+    declarationOf(id, bucket.kind);
+    assertNotLocked(user);
+    if (registry.fixedFor(id, bucket.kind) !== undefined) throw new ApiError(21207, 400);
+    const { bucket_name: _omit, ...payload } = body;
+    const result = await registry.validate(id, payload, contextFor(user, bucket));
+    if (!result.ok) throw new ApiError(result.errors.find((e) => e.code)?.code ?? VALIDATION_ERROR, 400, result.errors);
+    await db.transaction().execute(async (trx) => {
+      await writeSetting(trx, bucket.id, id, result.value, user.id);
+      await trx
+        .insertInto('operation_logs')
+        .values({ account_id: user.account_id, user_id: user.id, action: 'setting.update', target: `${bucket.name}/${id}`, detail: JSON.stringify({ value: result.value }), ip })
+        .execute();
+    });
+    return ok(result.value, { summary: await summaryOf(bucket, id, result.value) });
+  }
+
   app.get<{ Params: { id: string }; Querystring: { bucket_name: string } }>(
     '/api/settings/:id/',
-    {
-      config: { access: 'user', bucket: 'query' },
-      schema: {
-        querystring: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { required: { bucket_name: '请填写服务名称' } } },
-      },
-    },
-    async (req) => {
-      const id = req.params.id;
-      if (!registry.get(id)) throw new ApiError(21202, 404);
-      const bucket = await bucketForUser(db, req.user!, req.query.bucket_name);
-      declarationOf(id, bucket.kind);
-      const value = await valueOf(bucket, id);
-      const vars = varsOf(id);
-      return ok(value, {
-        summary: await summaryOf(bucket, id, value),
-        fixed: registry.fixedFor(id, bucket.kind) !== undefined,
-        ...(vars ? { vars } : {}),
-      });
-    },
+    { config: { access: 'user', bucket: 'query' }, schema: readSchema },
+    async (req) => read(req.user!, req.params.id, req.query.bucket_name),
   );
 
   app.post<{ Params: { id: string }; Body: { bucket_name: string } & Record<string, unknown> }>(
     '/api/settings/:id/',
-    {
-      config: { access: 'user', bucket: 'body' },
-      schema: {
-        body: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { type: '请求内容须为 JSON 对象', required: { bucket_name: '请填写服务名称' } } },
-      },
-    },
-    async (req) => {
-      const id = req.params.id;
-      if (!registry.get(id)) throw new ApiError(21202, 404);
-      const user = req.user!;
-      const bucket = await bucketForUser(db, user, req.body.bucket_name);
-      declarationOf(id, bucket.kind);
-      assertNotLocked(user);
-      if (registry.fixedFor(id, bucket.kind) !== undefined) throw new ApiError(21207, 400);
-      const { bucket_name: _omit, ...payload } = req.body;
-      const result = await registry.validate(id, payload, contextFor(user, bucket));
-      if (!result.ok) throw new ApiError(result.errors.find((e) => e.code)?.code ?? VALIDATION_ERROR, 400, result.errors);
-      await db.transaction().execute(async (trx) => {
-        await writeSetting(trx, bucket.id, id, result.value, user.id);
-        await trx
-          .insertInto('operation_logs')
-          .values({ account_id: user.account_id, user_id: user.id, action: 'setting.update', target: `${bucket.name}/${id}`, detail: JSON.stringify({ value: result.value }), ip: req.ip })
-          .execute();
-      });
-      return ok(result.value, { summary: await summaryOf(bucket, id, result.value) });
-    },
+    { config: { access: 'user', bucket: 'body' }, schema: writeSchema },
+    async (req) => write(req.user!, req.ip, req.params.id, req.body),
   );
+
+  // the documented per-setting paths of spec 002 §7 answer as aliases of the setting routes
+  for (const alias of SETTING_ALIASES) {
+    app.get<{ Querystring: { bucket_name: string } }>(
+      alias.path,
+      { config: { access: 'user', bucket: 'query', openapi: { summary: `${alias.title}（同 GET /api/settings/${alias.id}/）` } }, schema: readSchema },
+      async (req) => read(req.user!, alias.id, req.query.bucket_name),
+    );
+    app.post<{ Body: { bucket_name: string } & Record<string, unknown> }>(
+      alias.path,
+      { config: { access: 'user', bucket: 'body', openapi: { summary: `修改${alias.title}（同 POST /api/settings/${alias.id}/）` } }, schema: writeSchema },
+      async (req) => write(req.user!, req.ip, alias.id, req.body),
+    );
+  }
 
   /** The declarations themselves, for the console's panels and the schema gallery. */
   app.get('/api/settings/', { config: { access: 'user' } }, async () =>

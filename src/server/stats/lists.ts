@@ -10,6 +10,8 @@ import { ok } from '../http/envelope';
 import { keysetPage, type KeysetFetch } from '../http/keyset';
 import { visibleTo } from '../buckets/repo';
 import { malformed } from './scope';
+import { followingBuckets } from './follow';
+import { ApiError } from '../http/errors';
 import { FLOW_TYPES, FLOW_TYPE_KINDS, SELECTOR_PAGE_SIZE, type FlowType } from '../../shared/stats/constants';
 
 interface ListQuery {
@@ -85,4 +87,22 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
       { pager },
     );
   });
+
+  // the domain-follow check of spec 001 §4, for the console to reset a domain selection in backsource mode
+  app.get<{ Querystring: { query_value?: string } }>(
+    '/api/flow/backsource/follow/',
+    { config: { ...config, openapi: { summary: '回源统计：所选域名所属服务的回源 Host 是否跟随加速域名' } } },
+    async (req) => {
+      const names = String(req.query.query_value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      if (names.length > 200) throw malformed([{ path: '/query_value', message: '选择的服务或域名过多' }]);
+      const rows: { domain: string; id: number; name: string }[] = names.length
+        ? await (visibleTo(db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.domain', 'buckets.id', 'buckets.name']) as any, req.user!) as any)
+            .where('d.domain', 'in', names)
+            .execute()
+        : [];
+      if (rows.length !== names.length) throw new ApiError(21905, 404);
+      const following = await followingBuckets(db, [...new Set(rows.map((r) => r.id))]);
+      return ok(rows.map((r) => ({ domain: r.domain, bucket_name: r.name, follows: following.has(r.id) })));
+    },
+  );
 }

@@ -4,6 +4,7 @@
  * HTTP 400 and 21000 (spec 001 §8), a service or domain out of reach with 21905. They need the
  * `stats` permission; a sub-account sees only the services it reaches (visibleTo).
  */
+import { loadPriceConfig } from '../billing/price';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
 import type { Need } from '../../shared/permissions';
@@ -121,13 +122,8 @@ function chartPayload(s: Series, q: StatsQuery) {
   return payload;
 }
 
-/** The account's billing mode (price_config), until billing owns it. */
-export async function priceConfig(db: DB, accountId: number) {
-  const rows = await db.selectFrom('account_price_config').select(['service_type', 'amount_cal_type']).where('account_id', '=', accountId).execute();
-  const out: Record<string, { amount_cal_type: string }> = {};
-  for (const r of rows) out[r.service_type] = { amount_cal_type: r.amount_cal_type };
-  return out;
-}
+/** The account's price configuration (spec 001 §3 price_config), owned by billing (docs/billing.md "Prices"). */
+export const priceConfig = loadPriceConfig;
 
 function scopeText(q: StatsQuery): string {
   if (q.domain) return q.domain;

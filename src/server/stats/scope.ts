@@ -7,8 +7,9 @@
 import type { DB } from '../db';
 import type { SessionUser } from '../accounts/session';
 import { visibleTo } from '../buckets/repo';
+import { followingBuckets } from './follow';
 import { ApiError } from '../http/errors';
-import { FLOW_TYPE_KINDS, type StoredFlowType } from '../../shared/stats/constants';
+import { BACKSOURCE_FOLLOW_TEXT, FLOW_TYPE_KINDS, type StoredFlowType } from '../../shared/stats/constants';
 import type { StatsQuery } from '../../shared/stats/params';
 
 export interface Scope {
@@ -65,6 +66,12 @@ export async function resolveScope(db: DB, user: SessionUser, q: StatsQuery): Pr
   if (domainNames.size) {
     domains = domains.filter((d) => domainNames.has(d.domain));
     if (domains.length !== domainNames.size) throw new ApiError(21905, 404);
+  }
+  // back-to-origin by domain: only services whose origin Host follows the domain (spec 001 §4)
+  if (q.flow_source === 'backsource' && q.query_type === 'domain' && domains.length) {
+    const ids = [...new Set(domains.map((d) => d.bucket_id))];
+    const following = await followingBuckets(db, ids);
+    if (following.size !== ids.length) throw malformed([{ path: '/query_value', message: BACKSOURCE_FOLLOW_TEXT }]);
   }
   const { bytesCol, reqsCol } = columnsFor(q);
   return {

@@ -1,6 +1,6 @@
 /**
  * Work orders (spec 002 "Other tools", §7 Work orders). The external ticket site of the spec is this
- * console's page /work/ (config.workOrderSite keeps the link configurable); support answers with the
+ * console's page /work/ (EXTERNAL_WORKORDER_URL points the support entry elsewhere, with a token); support answers with the
  * platform command work-order-reply (./commands.ts).
  *
  *   GET  /api/workorder/types/           the types, and the site the console's support entry opens
@@ -89,7 +89,7 @@ export async function workOrderRoutes(app: FastifyInstance, db: DB, config: Serv
     return row;
   };
 
-  app.get('/api/workorder/types/', { config: user }, async () => ok(WORK_ORDER_TYPES.map((t) => ({ ...t })), { site: config.workOrderSite ?? '/work/' }));
+  app.get('/api/workorder/types/', { config: user }, async () => ok(WORK_ORDER_TYPES.map((t) => ({ ...t })), { site: config.external?.workorder ?? '/work/' }));
 
   app.get<{ Querystring: { type?: string } }>(
     '/work_order/documents/',

@@ -105,6 +105,12 @@ export const STATS_LOAD_DELAY_MS = 500;
 export const STATS_SEARCH_DEBOUNCE_MS = 500;
 export const SELECTOR_PAGE_SIZE = 10;
 export const MULTI_SELECT_MAX = 100;
+/**
+ * Authorized-service sub-accounts (spec 001 §4): with nothing selected, up to 200 of their non-live
+ * bucket binds are queried; they may choose fewer than 2 services themselves.
+ */
+export const AUTHORIZED_AUTOLOAD_LIMIT = 200;
+export const AUTHORIZED_SELECT_MAX = 1;
 /** The date picker reaches 182 days back (today is day 0). */
 export const MAX_DAYS_BACK = 182;
 export const SPAN_LIMIT_DAYS = 30;
@@ -131,3 +137,25 @@ export const AMOUNT_CAL_TYPES = [
 export function shows95Line(p: { region?: string; isp?: string; flow_source?: string; flow_type?: string; amount_cal_type?: string | null }): boolean {
   return !p.region && !p.isp && (p.flow_source ?? 'cdn') === 'cdn' && (p.flow_type ?? 'cdn') === 'cdn' && p.amount_cal_type === 'MONTHLY_95';
 }
+
+/**
+ * How long each traffic table keeps its rows, in days counted back from today (docs/statistics.md
+ * "Retention"). The 5-minute rows reach three months back, so a month's 95th percentile can always
+ * be computed from them; the daily tables cover the date picker's 182 days with room to spare.
+ */
+export const TRAFFIC_RETENTION_DAYS = {
+  traffic_ingest: 3,
+  traffic_5m: 93,
+  traffic_1h: 186,
+  traffic_geo_1h: 7,
+  traffic_1d: 400,
+  traffic_geo_1d: 400,
+} as const;
+
+/**
+ * Back-to-origin traffic is counted per domain only for services whose origin Host follows the
+ * accelerated domain (the origin setting's host left empty); otherwise only per service. In backsource
+ * mode a domain selection that includes another service resets to the services (spec 001 §4
+ * "Domain-follow check").
+ */
+export const BACKSOURCE_FOLLOW_TEXT = '所选域名所属服务的回源 Host 未跟随加速域名，回源统计已切换为按服务查询';

@@ -1,0 +1,17 @@
+/** Every platform command, one line per section (see ./cli.ts). */
+import type { PlatformCommand } from './command';
+import { eventCommands } from '../events/commands';
+import { accountCommands } from '../accounts/commands';
+import { workOrderCommands } from '../workorders/commands';
+import { rebateCommands } from '../billing/rebates/review';
+import { billingCommands } from '../billing/commands';
+import { externalCommands } from '../external/commands';
+
+export const PLATFORM_COMMANDS: PlatformCommand[] = [
+  ...eventCommands,
+  ...accountCommands,
+  ...workOrderCommands,
+  ...rebateCommands,
+  ...billingCommands,
+  ...externalCommands,
+];

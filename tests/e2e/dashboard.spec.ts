@@ -1,0 +1,29 @@
+/**
+ * The dashboard of a main account (GET /api/dashboard/): balance with the recharge link, the last 24
+ * hours of traffic drawn with visx, unread messages and certificates; the blog block is hidden on a
+ * server without a feed.
+ */
+import { expect, test } from '@playwright/test';
+import { signIn } from './helpers';
+
+test('the dashboard shows the balance, the last 24 hours, messages and certificates', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('link', { name: '充值' })).toHaveAttribute('href', '/billing/charge/');
+  const traffic = page.getByTestId('dashboard-traffic');
+  await expect(traffic).toBeVisible({ timeout: 20_000 });
+  await expect(traffic).toContainText('流量合计');
+  await expect(traffic).toContainText('带宽峰值');
+  await expect(page.getByTestId('dashboard-chart').locator('svg .series-line').first()).toBeVisible();
+  await expect(page.getByRole('heading', { name: /未读消息/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '即将过期的证书' })).toBeVisible();
+  // no feed configured on the test server: no blog block
+  await expect(page.getByTestId('dashboard-blog')).toHaveCount(0);
+});
+
+test('an unverified account sees the real-name prompt, and 立即前往 leads to the profile', async ({ page }) => {
+  await signIn(page, 'demonew');
+  const posted = page.waitForRequest((r) => r.url().endsWith('/accounts/verify/statistics') && r.method() === 'POST');
+  await page.getByRole('button', { name: '立即前往' }).click();
+  expect((await posted).postDataJSON()).toEqual({ type: 2 });
+  await expect(page).toHaveURL(/\/account\/profile\/$/);
+});
