@@ -123,6 +123,27 @@ export const LOGIN_CODE_RESEND_SECONDS = 60;
 export const SMS_CODES_PER_DAY = 10;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SUCCESS_NOTICE_MS = 2000;
+/** The query ranges offered beside a date range (spec 000 §9): 30 days, 3 months, 6 months. */
+export const QUERY_RANGES = [
+  { label: '近 30 天', amount: 30, unit: 'day' },
+  { label: '近 3 个月', amount: 3, unit: 'month' },
+  { label: '近 6 个月', amount: 6, unit: 'month' },
+] as const;
+
+/** The first day (YYYY-MM-DD) of a quick range that ends on `today` (included): 30 days back to day 29, a month to the day after. */
+export function rangeStart(range: (typeof QUERY_RANGES)[number], today: string): string {
+  const [y, m, d] = today.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  if (range.unit === 'day') t.setUTCDate(t.getUTCDate() - (range.amount - 1));
+  else {
+    const day = t.getUTCDate();
+    t.setUTCDate(1);
+    t.setUTCMonth(t.getUTCMonth() - range.amount);
+    const last = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 0)).getUTCDate();
+    t.setUTCDate(Math.min(day, last) + 1);
+  }
+  return t.toISOString().slice(0, 10);
+}
 /** The lifetime of an alert message (spec 000 §9 "Alert message lifetime": 2000 ms). */
 export const ALERT_TTL_MS = 2000;
 

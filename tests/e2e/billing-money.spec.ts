@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { signIn } from './helpers';
 import { maskAccount, maskName } from '../../src/shared/mask';
+import { QUERY_RANGES, rangeStart } from '../../src/shared/services';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ab8d0f1a0000000049454e44ae426082', 'hex');
 const yuan = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''));
@@ -162,4 +163,14 @@ test('apply for an invoice with a new title and address, see it listed, open and
   await page.locator('table tbody tr', { hasText: title }).getByRole('button', { name: '删除' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
   await expect(page.locator('table tbody tr', { hasText: title })).toHaveCount(0);
+});
+
+test('the order history offers the quick ranges: 近 3 个月 starts the day after the same day three months ago', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/billing/history/');
+  await page.getByRole('button', { name: '近 3 个月' }).click();
+  const today = new Date().toISOString().slice(0, 10);
+  await expect(page.getByLabel('结束日期')).toHaveValue(today);
+  await expect(page.getByLabel('开始日期')).toHaveValue(rangeStart(QUERY_RANGES[1], today));
+  await expect(page.getByRole('button', { name: '近 3 个月' })).toHaveClass(/bp6-active/);
 });

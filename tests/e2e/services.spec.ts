@@ -36,5 +36,17 @@ test('a key customer cannot create CDN services', async ({ page }) => {
   await page.goto('/services/cdn/');
   await page.getByRole('button', { name: '创建服务' }).click();
   await expect(page.getByText('因贵司属于重要客户，为防止误操作，已对相关配置进行锁定保护，如需修改请联系我们。')).toBeVisible();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('dialog', { name: /创建.*服务/ })).toHaveCount(0);
+  await page.getByRole('button', { name: '知道了' }).click();
+  await expect(page.getByText('因贵司属于重要客户，为防止误操作，已对相关配置进行锁定保护，如需修改请联系我们。')).toBeHidden();
+});
+
+test('an overseas service needs a balance of 399: the creation-forbidden dialog leads to recharge', async ({ page }) => {
+  await signIn(page, 'demonew');
+  await page.goto('/services/overseas/');
+  await page.getByRole('button', { name: '创建服务' }).click();
+  const dialog = page.getByRole('dialog', { name: '暂不能创建海外加速服务' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: '去充值' }).click();
+  await expect(page).toHaveURL(/\/billing\/charge\/$/);
 });

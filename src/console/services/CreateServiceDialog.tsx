@@ -15,10 +15,11 @@ import { errorText } from '../../shared/errors';
 import { creationRefusal, KINDS, type ServiceKind } from '../../shared/services';
 import type { CurrentUser, Usage } from '../../shared/account';
 import { notify } from '../common/toaster';
+import { ConfigLockNotice, CreationForbidden } from '../external/Notices';
 
 export function CreateServiceButton({ kind, user, usage, onCreated }: { kind: ServiceKind; user: CurrentUser; usage: Usage; onCreated(b: BucketInfo): void }) {
   const [open, setOpen] = useState(false);
-  const [refused, setRefused] = useState<string | null>(null);
+  const [refused, setRefused] = useState<number | null>(null);
   return (
     <>
       <Button
@@ -27,15 +28,17 @@ export function CreateServiceButton({ kind, user, usage, onCreated }: { kind: Se
         className="create-service"
         onClick={() => {
           const code = creationRefusal(kind, { ...user, money: usage.money });
-          if (code === 21210) notify(errorText(code), 'danger');
-          else if (code) setRefused(errorText(code));
+          if (code) setRefused(code);
           else setOpen(true);
         }}
       >
         创建服务
       </Button>
-      <Alert isOpen={refused !== null} confirmButtonText="确定" onConfirm={() => setRefused(null)} intent="warning">
-        <p>{refused}</p>
+      {/* the shared notices (src/console/external/Notices.tsx): the config lock, the overseas balance rule with 去充值 */}
+      <ConfigLockNotice isOpen={refused === 21210} onClose={() => setRefused(null)} />
+      <CreationForbidden kind="overseas" isOpen={refused === 21212} onClose={() => setRefused(null)} />
+      <Alert isOpen={refused !== null && refused !== 21210 && refused !== 21212} confirmButtonText="确定" onConfirm={() => setRefused(null)} intent="warning">
+        <p>{refused ? errorText(refused) : ''}</p>
       </Alert>
       {open && (
         <CreateServiceDialog

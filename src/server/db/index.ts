@@ -30,7 +30,11 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     const pg = await import('pg');
     const { Pool, types } = pg.default ?? pg;
     types.setTypeParser(20, (v: string) => Number(v)); // bigint and count() as numbers, as PGlite returns them
-    dialect = new PostgresDialect({ pool: new Pool({ connectionString: opts.databaseUrl, max: 10 }) });
+    const pool = new Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // an idle connection the server ends (a restart, an administrator, a dropped test database) is
+    // reported on the pool; without a listener it would end the process (node-postgres' advice)
+    pool.on('error', (e: Error) => console.warn(`PostgreSQL: an idle connection ended: ${e.message}`));
+    dialect = new PostgresDialect({ pool });
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     const memory = opts.dataDir.startsWith('memory://');

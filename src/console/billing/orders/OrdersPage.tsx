@@ -7,6 +7,7 @@ import { Callout, ControlGroup, H4, HTMLTable, InputGroup, NonIdealState, Spinne
 import dayjs from 'dayjs';
 import { api, failureText } from '../../api/client';
 import { PageLinks, dayStart } from './PageLinks';
+import { QueryRanges } from '../../common/QueryRanges';
 import { END_DATE_EXTRA_SECONDS, ORDER_KIND_LABELS, ORDERS_PAGE_SIZE, PAY_METHOD_LABELS, type OrderRow } from '../../../shared/billing-money';
 
 export default function OrdersPage() {
@@ -40,6 +41,15 @@ export default function OrdersPage() {
         <InputGroup type="date" aria-label="开始日期" value={start} max={end} onChange={(e) => e.target.value && (setStart(e.target.value), setPage(1))} />
         <InputGroup type="date" aria-label="结束日期" value={end} min={start} max={dayjs().format('YYYY-MM-DD')} onChange={(e) => e.target.value && (setEnd(e.target.value), setPage(1))} />
       </ControlGroup>
+      <QueryRanges
+        start={start}
+        end={end}
+        onChange={(a, b) => {
+          setStart(a);
+          setEnd(b);
+          setPage(1);
+        }}
+      />
       {error && <Callout intent="danger">{error}</Callout>}
       {rows === null ? (
         <Spinner size={24} />
