@@ -1,6 +1,6 @@
 /**
  * The dashboard of a main account (GET /api/dashboard/): balance with the recharge link, the last 24
- * hours of traffic drawn with visx, unread messages and certificates; the blog block is hidden on a
+ * hours of traffic drawn with visx, unread messages, certificates and resource packages; the blog block is hidden on a
  * server without a feed.
  */
 import { expect, test } from '@playwright/test';
@@ -16,6 +16,7 @@ test('the dashboard shows the balance, the last 24 hours, messages and certifica
   await expect(page.getByTestId('dashboard-chart').locator('svg .series-line').first()).toBeVisible();
   await expect(page.getByRole('heading', { name: /未读消息/ })).toBeVisible();
   await expect(page.getByRole('heading', { name: '即将过期的证书' })).toBeVisible();
+  await expect(page.getByTestId('dashboard-packages').getByRole('link', { name: '管理资源包' })).toHaveAttribute('href', '/billing/resources/');
   // no feed configured on the test server: no blog block
   await expect(page.getByTestId('dashboard-blog')).toHaveCount(0);
 });

@@ -102,3 +102,16 @@ test('a certificate expiring within 30 days is listed with its days left', async
   const d = (await demo.get('/api/dashboard/')).json().data;
   expect(d.certificates).toContainEqual({ id, common_name: 'soon.demo-example.com', valid_to: Math.floor(soon.getTime() / 1000), days_left: 10 });
 });
+
+test('a resource package expiring within 30 days is listed; one that lasts longer is not', async () => {
+  const { grantPackage } = await import('../../src/server/billing/resources/grant');
+  const demoId = (await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+  const soon = await grantPackage(s.db, demoId, { kind: 'resources', spec: '看板测试 100 GB', amount: 100, unit: 'GB', validDays: 10 });
+  const later = await grantPackage(s.db, demoId, { kind: 'resources', spec: '看板测试 1 TB', amount: 1, unit: 'TB', validDays: 200 });
+  const d = (await (await new Client(s.app).signIn('demo')).get('/api/dashboard/')).json().data;
+  const ids = d.packages.map((p: { id: number }) => p.id);
+  expect(ids).toContain(soon);
+  expect(ids).not.toContain(later);
+  expect(d.packages.find((p: { id: number }) => p.id === soon)).toMatchObject({ label: expect.any(String), spec: '看板测试 100 GB', remain: 100, unit: 'GB' });
+  expect(d.packages.find((p: { id: number }) => p.id === soon).days_left).toBeGreaterThanOrEqual(9);
+});

@@ -1,7 +1,7 @@
 /**
  * /dashboard/ of a main account: balance with the recharge link, the real-name prompt when unverified,
  * the services of each kind, the traffic and bandwidth of the last 24 hours, unread messages,
- * certificates about to expire and the provider's tech blog (GET /api/dashboard/; the blog block is
+ * certificates and resource packages about to expire and the provider's tech blog (GET /api/dashboard/; the blog block is
  * hidden when the server has no feed). A sub-account goes to its first page (spec 000 §2.3).
  */
 import { useEffect, useState } from 'react';
@@ -115,6 +115,7 @@ export default function DashboardPage() {
 interface Board {
   traffic: { times: number[]; traffic: number[]; bandwidth: number[] };
   certificates: { id: number; common_name: string; valid_to: number; days_left: number }[];
+  packages: { id: number; label: string; spec: string; remain: number; unit: string; expires_at: number; days_left: number }[];
   messages: { unread: number; latest: { id: number; title: string; created_at: number }[] };
   blog: { title: string; link: string; date: number | null }[];
 }
@@ -181,6 +182,21 @@ function BoardBlocks({ board }: { board: Board }) {
             </ul>
           )}
           <Link to="/toolbox/ssl/">管理证书</Link>
+        </Card>
+        <Card className="dashboard-packages" data-testid="dashboard-packages">
+          <H5>即将过期的资源包</H5>
+          {board.packages.length === 0 ? (
+            <p className="bp6-text-muted">30 天内没有即将过期的资源包</p>
+          ) : (
+            <ul>
+              {board.packages.map((p) => (
+                <li key={p.id}>
+                  {p.label} · {p.spec}（剩余 {p.remain} {p.unit}） <Tag minimal intent="warning">{p.days_left} 天后过期</Tag>
+                </li>
+              ))}
+            </ul>
+          )}
+          <Link to="/billing/resources/">管理资源包</Link>
         </Card>
         {board.blog.length > 0 && (
           <Card className="dashboard-blog" data-testid="dashboard-blog">
