@@ -10,6 +10,7 @@ import { voucherStatus } from '../../src/shared/billing/vouchers';
 import { moneyParts } from '../../src/shared/billing/header';
 import { flowRemain } from '../../src/shared/billing/resources';
 import { parseLadder } from '../../src/server/billing/commands';
+import { mergeConfig } from '../../src/server/billing/price';
 import { dayStart } from '../../src/shared/stats/time';
 
 const D0 = dayStart('2026-03-01') as number;
@@ -236,5 +237,62 @@ describe('display rules (spec 001 §4, §9)', () => {
     expect(moneyParts(-3.456)).toEqual({ int: '-3', decimal: '.46' });
     expect(flowRemain(500)).toEqual({ value: 500, unit: 'GB' });
     expect(flowRemain(1536)).toEqual({ value: 1.5, unit: 'TB' });
+  });
+});
+
+describe('audio/video processing (media_usage)', () => {
+  const media = (i: number, m: Record<string, [number, number]>) => day(i, null, { media: Object.fromEntries(Object.entries(m).map(([k, [minutes, tasks]]) => [k, { minutes, tasks }])) });
+  const usage = {
+    video_transcode_gte1080p: [30, 2],
+    video_transcode_lt480p: [100, 5],
+    video_hls_gte720p: [20, 1],
+    video_thumbnail: [0, 50],
+    probe: [0, 7],
+    audio_aconcat: [12, 3],
+  } as Record<string, [number, number]>;
+  const cfg = () => defaultPriceConfig().media;
+
+  it('prices each key by its unit: 30 × 0.2 + 100 × 0.025 + 20 × 0.1 + 50 tasks × 0.001 + 7 probes × 0 + 12 × 0.005 = 10.61', () => {
+    const { bill, transcodeUsed } = computeService('media', cfg(), [media(0, usage)], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0, transcodeMinutes: 0 });
+    expect(bill.total).toBe(10.61);
+    expect(transcodeUsed).toBe(0);
+    const byItem = Object.fromEntries(bill.lines.map((l) => [l.item, l]));
+    expect(byItem.video_transcode_gte1080p).toMatchObject({ label: '视频转码 1080P 及以上', usage: 30, unit: '分钟', amount: 6 });
+    expect(byItem.video_thumbnail).toMatchObject({ usage: 50, unit: '次', amount: 0.05 });
+    expect(byItem.probe).toMatchObject({ usage: 7, unit: '次', amount: 0 });
+    expect(bill.used).toMatchObject({ video_transcode_lt480p: 100, video_transcode_lt480p_price: 2.5, video_hls_gte720p_price: 2, audio_aconcat: 12, audio_aconcat_price: 0.06 });
+  });
+
+  it('a transcode package of 40 minutes covers the dearest transcoding first: 1080P 30 min, then 10 of HLS 720P → 0 + 10 × 0.1 + 2.5 + 0.05 + 0.06 = 3.61', () => {
+    const { bill, transcodeUsed } = computeService('media', cfg(), [media(0, usage)], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0, transcodeMinutes: 40 });
+    expect(transcodeUsed).toBe(40);
+    expect(bill.total).toBe(3.61);
+    const byItem = Object.fromEntries(bill.lines.map((l) => [l.item, l]));
+    expect(byItem.video_transcode_gte1080p).toMatchObject({ package: 30, billed: 0, amount: 0 });
+    expect(byItem.video_hls_gte720p).toMatchObject({ package: 10, billed: 10, amount: 1 });
+    // not a transcoding key: the package does not cover concatenation
+    expect(byItem.audio_aconcat).toMatchObject({ package: 0, amount: 0.06 });
+    expect(bill.used.video_hls_gte720p_package).toBe(10);
+  });
+
+  it('a discount of 80 and a contracted price: 30 × 0.18 = 5.4, + 2.5 + 2 + 0.05 + 0.06 = 10.01 × 0.8 = 8.008', () => {
+    const c = mergeConfig('media', { amount_cal_type: 'DAILY', discount: 80, prices: { processing: { video_transcode_gte1080p: 0.18, bogus: 5, probe: -1 } as any } });
+    expect(c.processing).toMatchObject({ video_transcode_gte1080p: 0.18, probe: 0 });
+    expect(c.processing).not.toHaveProperty('bogus');
+    const { bill } = computeService('media', c, [media(0, usage)], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(bill.amount).toBe(10.01);
+    expect(bill.total).toBe(8.008);
+  });
+
+  it('MONTHLY: nothing on the day bill, the month bill prices the sum: (30 + 45) × 0.2 = 15; a key without a price pays 0 and says so', () => {
+    const c = { ...cfg(), amount_cal_type: 'MONTHLY' as const, period_bill_type: 'MONTH' as const };
+    const d1 = media(0, { video_transcode_gte1080p: [30, 1] });
+    const d2 = media(1, { video_transcode_gte1080p: [45, 1], video_newtask_gte480p: [10, 1] });
+    const dayBill = computeService('media', c, [d1], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0, transcodeMinutes: 100 });
+    expect(dayBill.bill).toMatchObject({ charged: false, total: 0, note: '按月结算，费用见月账单' });
+    expect(dayBill.transcodeUsed).toBe(0);
+    const month = computeService('media', c, [d1, d2], { type: 'MONTH_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(month.bill.total).toBe(15);
+    expect(month.bill.lines.find((l) => l.item === 'video_newtask_gte480p')).toMatchObject({ amount: 0, note: '未配置单价，按 0 元计' });
   });
 });

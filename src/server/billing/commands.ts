@@ -2,10 +2,12 @@
  * The platform's billing commands (docs/billing.md "Platform commands"):
  *   npm run platform -- price-config --account demo
  *   npm run platform -- price-config --account demo --service cdn --mode MONTHLY_95 --domestic "0-100:30,100-:25" [--asia_pacific …] [--other …] [--cheap "0-:20"|none] [--discount 90] [--storage-deduction true]
+ *   npm run platform -- price-config --account demo --service media [--mode DAILY|MONTHLY] --processing "video_transcode_gte1080p:0.18,probe:0"
  *   npm run platform -- voucher-issue --account demo --amount 50 --days 30 [--remark "补偿"]
  *   npm run platform -- voucher-code --ticket ABCD1234EFGH --amount 50 --days 30 [--activate-days 365]
  *   npm run platform -- package-grant --account demo --spec traffic_100g
  *   npm run platform -- bills-run [--account demo] [--from 2026-10-01]
+ *   npm run platform -- invoice-review --id 12 (--issue [--remark …] | --reject --reason "…")   (invoices/review.ts)
  */
 import type { DB } from '../db';
 import { required, type PlatformCommand } from '../platform/command';
@@ -17,6 +19,7 @@ import { createVoucherCode, issueVoucher } from './vouchers/issue';
 import { grantPackage } from './resources/grant';
 import { daysForMonths } from './resources/routes';
 import { runBilling } from './bills/make';
+import { invoiceCommands } from './invoices/review';
 import activateSchema from '../../../schemas/forms/voucher_activate/schema.json';
 
 /** "0-100:30,100-:25" → a ladder (an empty max is unbounded); JSON arrays are accepted too. */
@@ -28,6 +31,17 @@ export function parseLadder(text: string): Ladder {
     if (!m) throw new Error(`无法识别的阶梯：${part}（格式 最小-最大:单价，最后一级的最大留空）`);
     return { min: Number(m[1]), max: m[2] === undefined ? UNBOUNDED : Number(m[2]), unit_price: Number(m[3]) };
   });
+}
+
+/** "video_transcode_gte1080p:0.18,probe:0" → unit prices per usage key (media processing). */
+export function parseProcessing(text: string): Record<string, number> {
+  return Object.fromEntries(
+    text.split(',').map((part) => {
+      const m = /^\s*([a-z0-9_]+)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
+      if (!m) throw new Error(`无法识别的处理单价：${part}（格式 用量键:单价，如 video_transcode_gte1080p:0.18）`);
+      return [m[1], Number(m[2])];
+    }),
+  );
 }
 
 async function accountId(db: DB, username: string): Promise<number> {
@@ -47,7 +61,7 @@ export const billingCommands: PlatformCommand[] = [
   {
     name: 'price-config',
     summary: '查看或修改账号的价格配置（计费方式、阶梯单价、区域、低价节点、折扣）',
-    usage: '--account 用户名 [--service cdn --mode MONTHLY_95 --domestic "0-100:30,100-:25" --asia_pacific … --other … --cheap "0-:20"|none --discount 90 --storage-deduction true|false]',
+    usage: '--account 用户名 [--service cdn --mode MONTHLY_95 --domestic "0-100:30,100-:25" --asia_pacific … --other … --cheap "0-:20"|none --discount 90 --storage-deduction true|false] | --service media --processing "video_transcode_gte1080p:0.18,probe:0"',
     async run(db, args) {
       const id = await accountId(db, required(args, 'account'));
       if (args.service) {
@@ -60,6 +74,7 @@ export const billingCommands: PlatformCommand[] = [
         if (args['storage-deduction']) change.storage_deduction = args['storage-deduction'] === 'true';
         for (const r of ['domestic', 'asia_pacific', 'other'] as const) if (args[r]) (change.regions ??= {})[r] = parseLadder(args[r]);
         if (args.cheap) change.cheap = args.cheap === 'none' ? null : parseLadder(args.cheap);
+        if (args.processing) change.processing = parseProcessing(args.processing);
         const problems = await setPriceConfig(db, id, service, change);
         if (problems.length) throw new Error(problems.join('\n'));
         return (await loadPriceConfig(db, id))[service];
@@ -112,4 +127,5 @@ export const billingCommands: PlatformCommand[] = [
       return { created: made.filter((m) => m.created).map((m) => ({ id: m.id, original: m.original })) };
     },
   },
+  ...invoiceCommands,
 ];

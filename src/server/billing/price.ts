@@ -10,6 +10,7 @@ import {
   DEFAULT_BANDWIDTH_LADDER,
   PRICE_SERVICE_TYPES,
   REGIONS,
+  MEDIA_KEY_RE,
   defaultPriceConfig,
   isBandwidthMode,
   ladderProblem,
@@ -24,6 +25,8 @@ import {
 export interface StoredPrices {
   regions?: Partial<Record<Region, Ladder>>;
   cheap?: Ladder | null;
+  /** media: unit prices per usage key over DEFAULT_PROCESSING_PRICES */
+  processing?: Record<string, number>;
 }
 
 /** Merges a stored row over the default of its service type; period and dimension follow the mode. */
@@ -50,7 +53,14 @@ export function mergeConfig(type: PriceServiceType, row: { amount_cal_type: stri
     unit_price_ladder: regions.domestic,
     regions,
     cheap_unit_price_ladder: cheap,
+    ...(base.processing ? { processing: { ...base.processing, ...validProcessing(row.prices?.processing) } } : {}),
   };
+}
+
+/** The stored processing prices that are valid (a key of MEDIA_KEY_RE, a price ≥ 0). */
+function validProcessing(p: unknown): Record<string, number> {
+  if (!p || typeof p !== 'object') return {};
+  return Object.fromEntries(Object.entries(p as Record<string, unknown>).filter(([k, v]) => MEDIA_KEY_RE.test(k) && typeof v === 'number' && v >= 0)) as Record<string, number>;
 }
 
 /** The full configuration of an account: every price service type, stored or default. */
@@ -68,6 +78,8 @@ export interface PriceChange {
   discount?: number;
   regions?: Partial<Record<Region, Ladder>>;
   cheap?: Ladder | null;
+  /** media: yuan per minute (per task for thumbnails and probes) per usage key */
+  processing?: Record<string, number>;
 }
 
 /** Validates and stores a change of one service type (the platform command). Returns problems, or []. */
@@ -77,6 +89,12 @@ export async function setPriceConfig(db: Kysely<Database>, accountId: number, ty
   const current = await db.selectFrom('account_price_config').selectAll().where('account_id', '=', accountId).where('service_type', '=', type).executeTakeFirst();
   const mode = change.amount_cal_type ?? ((current?.amount_cal_type as AmountCalType) || defaultPriceConfig()[type]?.amount_cal_type);
   if (isBandwidthMode(mode) && !['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas'].includes(type)) problems.push(`${type} 不能按带宽计费`);
+  if (type === 'media' && !['DAILY', 'MONTHLY'].includes(mode)) problems.push('media 只能按日（DAILY）或按月（MONTHLY）计费');
+  if (change.processing && type !== 'media') problems.push('处理单价只属于 media');
+  for (const [k, v] of Object.entries(change.processing ?? {})) {
+    if (!MEDIA_KEY_RE.test(k)) problems.push(`未知的用量键 ${k}`);
+    if (!(typeof v === 'number' && v >= 0)) problems.push(`${k} 的单价应为不小于 0 的数`);
+  }
   if (change.discount !== undefined && !(Number.isInteger(change.discount) && change.discount >= 1 && change.discount <= 100)) problems.push('折扣为 1 到 100 的整数（100 表示不打折）');
   for (const [r, l] of Object.entries(change.regions ?? {})) {
     if (!(REGIONS as readonly string[]).includes(r)) problems.push(`未知的区域 ${r}`);
@@ -91,6 +109,7 @@ export async function setPriceConfig(db: Kysely<Database>, accountId: number, ty
   const prices: StoredPrices = { ...((current?.prices as StoredPrices) ?? {}) };
   if (change.regions) prices.regions = { ...(prices.regions ?? {}), ...change.regions };
   if (change.cheap !== undefined) prices.cheap = change.cheap;
+  if (change.processing) prices.processing = { ...(prices.processing ?? {}), ...change.processing };
   // a change of mode between traffic and bandwidth drops ladders of the other dimension
   if (change.amount_cal_type && current && isBandwidthMode(change.amount_cal_type) !== isBandwidthMode(current.amount_cal_type) && !change.regions) delete prices.regions;
   const values = {

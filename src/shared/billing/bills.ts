@@ -107,7 +107,7 @@ export interface BillFull extends BillSummary {
 export const BILL_GROUPS: { key: string; label: string; types: PriceServiceType[] }[] = [
   { key: 'basic', label: '基础云服务', types: ['cdn', 'file', 'fusion', 'websocket', 'overseas', 'https', 'ucdn', 'storage'] },
   { key: 'live', label: '直播服务', types: ['live'] },
-  { key: 'media', label: '音视频处理', types: [] },
+  { key: 'media', label: '音视频处理', types: ['media'] },
   { key: 'ddos', label: 'DDoS 防护', types: [] },
   { key: 'scdn', label: 'SCDN 防护', types: ['scdn'] },
 ];

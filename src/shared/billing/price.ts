@@ -63,7 +63,7 @@ export function isBandwidthMode(type: string): boolean {
  * Price service types: the service kinds (their traffic or bandwidth), plus the request charges that
  * every kind's requests pay (https: HTTPS requests; ucdn: dynamic requests) and storage of file services.
  */
-export const PRICE_SERVICE_TYPES = ['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas', 'https', 'ucdn', 'storage'] as const;
+export const PRICE_SERVICE_TYPES = ['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas', 'https', 'ucdn', 'storage', 'media'] as const;
 export type PriceServiceType = (typeof PRICE_SERVICE_TYPES)[number];
 export const SERVICE_TYPE_LABELS: Record<PriceServiceType, string> = {
   cdn: 'CDN',
@@ -76,9 +76,10 @@ export const SERVICE_TYPE_LABELS: Record<PriceServiceType, string> = {
   https: 'HTTPS 请求',
   ucdn: '动态加速请求',
   storage: '云存储空间',
+  media: '音视频处理',
 };
 
-export type ChargeDimension = 'discharge' | 'bandwidth' | 'times' | 'storage';
+export type ChargeDimension = 'discharge' | 'bandwidth' | 'times' | 'storage' | 'minutes';
 
 export interface ServicePriceConfig {
   service_type: PriceServiceType;
@@ -95,6 +96,8 @@ export interface ServicePriceConfig {
   regions: Record<Region, Ladder>;
   /** the cheaper-node variant: PCDN traffic or bandwidth of the service; null when not offered */
   cheap_unit_price_ladder: Ladder | null;
+  /** media only: yuan per minute of output (per task for the keys of PER_TASK_MEDIA_KEYS) per usage key */
+  processing?: Record<string, number>;
 }
 export type PriceConfig = Partial<Record<PriceServiceType, ServicePriceConfig>>;
 
@@ -122,8 +125,56 @@ export function defaultPriceConfig(): Required<PriceConfig> {
     overseas: { ...traffic('overseas'), unit_price_ladder: TRAFFIC.asia_pacific },
     https: { service_type: 'https', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'times', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.05), regions: { domestic: flat(0.05), asia_pacific: flat(0.15), other: flat(0.07) }, cheap_unit_price_ladder: null },
     ucdn: { service_type: 'ucdn', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'times', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.2), regions: { domestic: flat(0.2), asia_pacific: flat(0.6), other: flat(0.3) }, cheap_unit_price_ladder: null },
+    media: { service_type: 'media', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'minutes', storage_deduction: false, discount: 100, unit_price_ladder: flat(0), regions: { domestic: flat(0), asia_pacific: flat(0), other: flat(0) }, cheap_unit_price_ladder: null, processing: { ...DEFAULT_PROCESSING_PRICES } },
     storage: { service_type: 'storage', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'storage', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.099), regions: { domestic: flat(0.099), asia_pacific: flat(0.099), other: flat(0.099) }, cheap_unit_price_ladder: null },
   };
+}
+
+/**
+ * Audio/video processing (the media worker's usage keys, spec 001 §3 video_* / audio_*; docs/billing.md
+ * "Audio and video processing"). Prices are ours (the provider facts are silent): yuan per minute of
+ * output by the output's resolution class for the re-encoding tasks, per minute for the others, per
+ * task for thumbnails and probes.
+ */
+export const MEDIA_RESOLUTIONS = ['lt480p', 'gte480p', 'gte720p', 'gte1080p'] as const;
+export const MEDIA_RESOLUTION_LABELS: Record<string, string> = { lt480p: '480P 以下', gte480p: '480P', gte720p: '720P', gte1080p: '1080P 及以上' };
+const BY_RESOLUTION: Record<(typeof MEDIA_RESOLUTIONS)[number], number> = { lt480p: 0.025, gte480p: 0.05, gte720p: 0.1, gte1080p: 0.2 };
+export const MEDIA_TASK_LABELS: Record<string, string> = {
+  video_transcode: '视频转码',
+  video_hls: '视频切片（HLS）',
+  video_watermark: '视频水印',
+  video_clip: '视频剪辑',
+  video_vconcat: '视频拼接',
+  video_thumbnail: '视频截图',
+  audio_transcode_sync: '音频同步转码',
+  audio_transcode_async: '音频转码',
+  audio_clip: '音频剪辑',
+  audio_aconcat: '音频拼接',
+  probe: '音视频元信息',
+};
+export const DEFAULT_PROCESSING_PRICES: Record<string, number> = {
+  ...Object.fromEntries(['video_transcode', 'video_hls', 'video_watermark', 'video_clip'].flatMap((k) => MEDIA_RESOLUTIONS.map((r) => [`${k}_${r}`, BY_RESOLUTION[r]]))),
+  video_vconcat: 0.05,
+  video_thumbnail: 0.001,
+  audio_transcode_sync: 0.01,
+  audio_transcode_async: 0.01,
+  audio_clip: 0.005,
+  audio_aconcat: 0.005,
+  probe: 0,
+};
+/** Keys billed per task (their minutes are 0); every other key per minute of output. */
+export const PER_TASK_MEDIA_KEYS: readonly string[] = ['video_thumbnail', 'probe'];
+/** Keys whose minutes a transcode package (resource_packages kind transcode) covers before money. */
+export function transcodePackageCovers(key: string): boolean {
+  return /^(video_transcode_|video_hls_|audio_transcode_)/.test(key);
+}
+export const MEDIA_KEY_RE = /^((video|audio)_[a-z0-9_]+|probe)$/;
+/** "视频转码 1080P 及以上" for video_transcode_gte1080p; unknown keys as they are. */
+export function mediaKeyLabel(key: string): string {
+  if (MEDIA_TASK_LABELS[key]) return MEDIA_TASK_LABELS[key];
+  const m = /^(.+)_(lt480p|gte480p|gte720p|gte1080p)$/.exec(key);
+  if (m && MEDIA_TASK_LABELS[m[1]]) return `${MEDIA_TASK_LABELS[m[1]]} ${MEDIA_RESOLUTION_LABELS[m[2]]}`;
+  return key;
 }
 
 /** Default bandwidth prices when an account is switched to a bandwidth mode without a ladder (ours). */

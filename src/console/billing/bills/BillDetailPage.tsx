@@ -229,7 +229,7 @@ export default function BillDetailPage() {
               {list.map((x) => (
                 <div key={x.service_type}>
                   <div className="billing-muted" style={{ fontSize: 12 }}>
-                    计费方式：{AMOUNT_CAL_LABELS[bill.detail.price_config[x.service_type]?.amount_cal_type ?? 'DAILY']}
+                    计费方式：{x.service_type === 'media' ? (bill.detail.price_config.media?.amount_cal_type === 'MONTHLY' ? '按月结算，按处理时长' : '按日结算，按处理时长') : AMOUNT_CAL_LABELS[bill.detail.price_config[x.service_type]?.amount_cal_type ?? 'DAILY']}
                   </div>
                   <Service bill={x} />
                 </div>

@@ -27,6 +27,9 @@ export default function InvoicingDetailPage() {
     ['申请时间', dayjs.unix(row.create_at).format('YYYY-MM-DD HH:mm:ss')],
     ['备注', row.remark ?? ''],
   ];
+  // set by the platform's invoice-review: the reason of a rejection, or a note on an issued invoice
+  if (row.status !== 'INIT' && row.update_at) lines.push(['处理时间', dayjs.unix(row.update_at).format('YYYY-MM-DD HH:mm:ss')]);
+  if (row.reason) lines.push([row.status === 'CANCEL' ? '驳回原因' : '开具说明', row.reason]);
   return (
     <div className="billing-invoice-detail">
       <H4>开票详情</H4>

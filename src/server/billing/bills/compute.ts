@@ -5,7 +5,7 @@
  */
 import { billing95, percentile95 } from '../../../shared/stats/percentile';
 import { DAY_S, SLOT_S, dayOf } from '../../../shared/stats/time';
-import { isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
+import { PER_TASK_MEDIA_KEYS, mediaKeyLabel, transcodePackageCovers, isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
 import { round3, type BillLine, type BilledSample, type ServiceBill, type StepUse } from '../../../shared/billing/bills';
 
 export const GB = 1024 ** 3;
@@ -36,6 +36,8 @@ export interface DayUsage {
   storage_bytes: number;
   /** SCDN: the highest 5-minute attack bytes per service */
   attacks?: { bucket_name: string; bytes: number }[];
+  /** audio/video processing (media_usage): minutes of output and tasks per usage key */
+  media?: Record<string, { minutes: number; tasks: number }>;
 }
 
 export interface ComputeContext {
@@ -45,6 +47,8 @@ export interface ComputeContext {
   daysInMonth: number;
   /** traffic package GB that may be deducted (cdn, file, fusion discharge only); consumed in order */
   packageGB: number;
+  /** transcode package minutes that may be deducted (the keys of transcodePackageCovers) */
+  transcodeMinutes?: number;
 }
 
 /** bytes in a 5-minute slot → Mbps (1000-based, spec 001 §9) */
@@ -167,7 +171,7 @@ const sum = (days: DayUsage[], k: 'bytes' | 'cheap_bytes' | 'up_bytes' | 'https_
  * One service type's part of a bill. `days` are the period's days (one for a day bill). Returns the
  * service bill and how many package GB it consumed.
  */
-export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, days: DayUsage[], ctx: ComputeContext): { bill: ServiceBill; packageUsed: number } {
+export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, days: DayUsage[], ctx: ComputeContext): { bill: ServiceBill; packageUsed: number; transcodeUsed: number } {
   const mode = cfg.amount_cal_type;
   const period = periodOf(mode);
   const charged = (period === 'DAY') === (ctx.type === 'DAY_BILL');
@@ -175,8 +179,38 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
   const used: ServiceBill['used'] = {};
   const lines: BillLine[] = [];
   let packageUsed = 0;
+  let transcodeUsed = 0;
 
-  if (type === 'https' || type === 'ucdn') {
+  if (type === 'media') {
+    // each usage key priced at its unit price; transcode packages cover the transcoding keys first, the dearest first
+    const totals = new Map<string, { minutes: number; tasks: number }>();
+    for (const d of days) {
+      for (const [k, v] of Object.entries(d.media ?? {})) {
+        const acc = totals.get(k) ?? { minutes: 0, tasks: 0 };
+        acc.minutes += v.minutes;
+        acc.tasks += v.tasks;
+        totals.set(k, acc);
+      }
+    }
+    const prices = cfg.processing ?? {};
+    const priceOf = (k: string) => prices[k] ?? 0;
+    const keys = [...totals.keys()].sort((a, b) => Number(transcodePackageCovers(b)) - Number(transcodePackageCovers(a)) || priceOf(b) - priceOf(a) || a.localeCompare(b));
+    let left = charged ? ctx.transcodeMinutes ?? 0 : 0;
+    for (const k of keys) {
+      const t = totals.get(k) as { minutes: number; tasks: number };
+      const perTask = PER_TASK_MEDIA_KEYS.includes(k);
+      const usage = perTask ? t.tasks : t.minutes;
+      const take = !perTask && transcodePackageCovers(k) ? Math.min(left, usage) : 0;
+      left -= take;
+      transcodeUsed += take;
+      const known = k in prices;
+      const ln = line(k, mediaKeyLabel(k), usage, perTask ? '次' : '分钟', take, [{ min: 0, max: UNBOUNDED, unit_price: priceOf(k) }], known ? {} : { note: '未配置单价，按 0 元计' });
+      lines.push(ln);
+      used[k] = round3(usage);
+      used[`${k}_price`] = ln.amount;
+      if (take > 0) used[`${k}_package`] = round3(take);
+    }
+  } else if (type === 'https' || type === 'ucdn') {
     const n = sum(days, type === 'https' ? 'https_reqs' : 'dyn_reqs');
     const wan = n / 1e4;
     const ln = line(type, type === 'https' ? 'HTTPS 请求数' : '动态请求数', wan, '万次', 0, ladder);
@@ -268,7 +302,7 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
   const amount = round3(lines.reduce((a, l) => a + l.amount, 0));
   const total = round3((amount * cfg.discount) / 100);
   const note = charged ? undefined : period === 'MONTH' ? '按月结算，费用见月账单' : '已按日结算，费用见日账单';
-  return { bill: { service_type: type, charged, used, lines, amount, discount: cfg.discount, total, note }, packageUsed: charged ? packageUsed : 0 };
+  return { bill: { service_type: type, charged, used, lines, amount, discount: cfg.discount, total, note }, packageUsed: charged ? packageUsed : 0, transcodeUsed: charged ? transcodeUsed : 0 };
 }
 
 /** Free storage per account when storage_deduction is on (ours, docs/billing.md). */

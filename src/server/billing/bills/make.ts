@@ -52,6 +52,22 @@ export async function computeBill(db: Kysely<Database>, accountId: number, type:
     .execute();
   let packageGB = packages.reduce((a, x) => a + Number(x.remain), 0);
   const packageTotal = packageGB;
+  // transcode packages (minutes), only when there is processing to cover
+  const transcodePackages = usage.byType.has('media')
+    ? await db
+        .selectFrom('resource_packages')
+        .select(['id', 'remain', 'unit'])
+        .where('account_id', '=', accountId)
+        .where('kind', '=', 'transcode')
+        .where('remain', '>', '0')
+        .where('starts_at', '<', new Date(p.end * 1000))
+        .where('expires_at', '>', new Date(p.start * 1000))
+        .orderBy('expires_at')
+        .orderBy('id')
+        .execute()
+    : [];
+  let transcodeMinutes = transcodePackages.reduce((a, x) => a + Number(x.remain), 0);
+  const transcodeTotal = transcodeMinutes;
   const used: BillDetail['used'] = {};
   // month bills show the services charged per day as the sum of their day bills
   const dayTotals = new Map<string, { amount: number; total: number; count: number }>();
@@ -78,8 +94,9 @@ export async function computeBill(db: Kysely<Database>, accountId: number, type:
   for (const t of PRICE_SERVICE_TYPES) {
     const days = usage.byType.get(t);
     if (!days) continue;
-    const { bill, packageUsed } = computeService(t, config[t], days, { type, daysInMonth: p.daysInMonth, packageGB });
+    const { bill, packageUsed, transcodeUsed } = computeService(t, config[t], days, { type, daysInMonth: p.daysInMonth, packageGB, transcodeMinutes });
     packageGB -= packageUsed;
+    transcodeMinutes -= transcodeUsed;
     if (type === 'MONTH_BILL' && periodOf(config[t].amount_cal_type) === 'DAY') {
       const d = dayTotals.get(t);
       bill.amount = round3(d?.amount ?? 0);
@@ -90,7 +107,7 @@ export async function computeBill(db: Kysely<Database>, accountId: number, type:
   }
   const original = round3(Object.values(used).reduce((a, s) => a + (s && (s as ServiceBill).charged ? (s as ServiceBill).total : 0), 0));
   const price_config = Object.fromEntries(Object.keys(used).map((t) => [t, config[t as PriceServiceType]]));
-  return { period: p, detail: { used, price_config } as BillDetail, original, packageUsedGB: packageTotal - packageGB, packages, usage };
+  return { period: p, detail: { used, price_config } as BillDetail, original, packageUsedGB: packageTotal - packageGB, packages, transcodeUsedMinutes: transcodeTotal - transcodeMinutes, transcodePackages, usage };
 }
 
 /** Makes (once) and settles a bill. Safe to call again: an existing bill is left as it is. */
@@ -110,16 +127,21 @@ export async function makeBill(db: DB, accountId: number, type: BillType, day: s
     if (!inserted) return { created: false, original: c.original };
     if (type === 'DAY_BILL') await storeDaySamples(tx, accountId, c.usage);
     // packages: the GB the computation deducted, from the earliest expiry on
-    let left = c.packageUsedGB;
+    // and the transcode minutes likewise
     const pk: { id: number; amount: number; unit: string }[] = [];
-    for (const x of c.packages) {
-      if (left <= 1e-9) break;
-      const take = Math.min(left, Number(x.remain));
-      left -= take;
-      await tx.updateTable('resource_packages').set({ remain: sql`greatest(remain - ${take.toFixed(6)}::numeric, 0)` as any }).where('id', '=', x.id).execute();
-      pk.push({ id: x.id, amount: round3(take), unit: x.unit });
+    let flow = false;
+    for (const [list, used] of [[c.packages, c.packageUsedGB], [c.transcodePackages, c.transcodeUsedMinutes]] as const) {
+      let left = used;
+      for (const x of list) {
+        if (left <= 1e-9) break;
+        const take = Math.min(left, Number(x.remain));
+        left -= take;
+        await tx.updateTable('resource_packages').set({ remain: sql`greatest(remain - ${take.toFixed(6)}::numeric, 0)` as any }).where('id', '=', x.id).execute();
+        pk.push({ id: x.id, amount: round3(take), unit: x.unit });
+        if (list === c.packages) flow = true;
+      }
     }
-    if (pk.length) await syncFlowRemain(tx, accountId);
+    if (flow) await syncFlowRemain(tx, accountId);
     const s = await settle(tx, accountId, c.original, opts.now ?? new Date());
     c.detail.settlement = { vouchers: s.vouchers, money: s.money, packages: pk };
     await tx

@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type {} from '../tables';
 import type { DB } from '../../db';
-import { DAY_S, SLOT_S } from '../../../shared/stats/time';
+import { DAY_S, SLOT_S, dayOf } from '../../../shared/stats/time';
 import type { PriceServiceType } from '../../../shared/billing/price';
 import { SLOTS_PER_DAY, type DayUsage } from './compute';
 
@@ -40,24 +40,26 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
   for (const k of KIND_TYPES) if (kinds.has(k)) table(k);
   const storage = buckets.filter((b) => b.kind === 'file').reduce((a, b) => a + Number(b.storage_used), 0);
   if (kinds.has('file')) for (const d of table('storage')) d.storage_bytes = storage;
-  if (!buckets.length) return { byType, kinds };
+  await loadMediaUsage(db, accountId, start, nDays, () => table('media'));
+  if (!buckets.length) return { byType: dropIdle(byType), kinds };
 
   const domains = await db.selectFrom('bucket_domains').select(['id']).where('bucket_id', 'in', buckets.map((b) => b.id)).execute();
-  if (!domains.length) return { byType, kinds };
+  if (!domains.length) return { byType: dropIdle(byType), kinds };
   const ids = sql.join(domains.map((d) => sql`${d.id}::int`));
-  const kindOf = new Map(buckets.map((b) => [b.id, b.kind]));
   const nameOf = new Map(buckets.map((b) => [b.id, b.name]));
   const dayIndex = (t: number) => Math.floor((t - start) / DAY_S);
 
   // daily totals and peaks (the sum of the domains' own 5-minute peaks: exact for one domain)
-  const daily = await sql<{ bucket_id: number; direction: string; t: number; b: number; p: number; h: number; d: number; pk: number; pat: number | null }>`
-    select bucket_id, direction, extract(epoch from day)::float8 as t, sum(bytes)::float8 as b, sum(p_bytes)::float8 as p,
-           sum(https_reqs)::float8 as h, sum(dyn_reqs)::float8 as d, sum(peak_bytes)::float8 as pk, extract(epoch from max(peak_at))::float8 as pat
-    from traffic_1d
-    where domain_id in (${ids}) and day >= to_timestamp(${start}) and day < to_timestamp(${end})
-    group by bucket_id, direction, day`.execute(db);
+  // summed per kind in the database (one row per kind, direction and day, not per service); sums of
+  // bigint are numeric in PostgreSQL and slow, float8 sums are exact below 2^53 bytes
+  const daily = await sql<{ k: string; direction: string; t: number; b: number; p: number; h: number; d: number; pk: number; pat: number | null }>`
+    select b.kind as k, t.direction, extract(epoch from t.day)::float8 as t, sum(t.bytes::float8) as b, sum(t.p_bytes::float8) as p,
+           sum(t.https_reqs::float8) as h, sum(t.dyn_reqs::float8) as d, sum(t.peak_bytes::float8) as pk, extract(epoch from max(t.peak_at))::float8 as pat
+    from traffic_1d t join buckets b on b.id = t.bucket_id
+    where t.domain_id in (${ids}) and t.day >= to_timestamp(${start}) and t.day < to_timestamp(${end})
+    group by b.kind, t.direction, t.day`.execute(db);
   for (const r of daily.rows) {
-    const kind = kindOf.get(r.bucket_id) as PriceServiceType | undefined;
+    const kind = r.k as PriceServiceType | undefined;
     const i = dayIndex(Number(r.t));
     if (!kind || i < 0 || i >= nDays) continue;
     const d = table(kind)[i];
@@ -115,7 +117,7 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
       }
     }
     const slots = await sql<{ k: string; t: number; b: number; p: number }>`
-      select b.kind as k, extract(epoch from t.slot)::float8 as t, sum(t.bytes)::float8 as b, sum(t.p_bytes)::float8 as p
+      select b.kind as k, extract(epoch from t.slot)::float8 as t, sum(t.bytes::float8) as b, sum(t.p_bytes::float8) as p
       from traffic_5m t join buckets b on b.id = t.bucket_id
       where t.domain_id in (${ids}) and t.slot >= to_timestamp(${from}) and t.slot < to_timestamp(${end}) and t.direction <> 'up'
       group by b.kind, t.slot`.execute(db);
@@ -133,7 +135,7 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
     if (scdn) {
       const attacks = await sql<{ bucket_id: number; t: number; a: number }>`
         select bucket_id, t, max(a)::float8 as a from (
-          select bucket_id, floor((extract(epoch from slot) - ${start}) / ${DAY_S})::int as t, sum(attack_bytes) as a
+          select bucket_id, floor((extract(epoch from slot) - ${start}) / ${DAY_S})::int as t, sum(attack_bytes::float8) as a
           from traffic_5m where domain_id in (${ids}) and flow_type = 'scdn' and slot >= to_timestamp(${from}) and slot < to_timestamp(${end})
           group by bucket_id, slot) s
         group by bucket_id, t having max(a) > 0`.execute(db);
@@ -144,6 +146,23 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
     }
   }
   return { byType: dropIdle(byType), kinds, source: 'traffic_5m' };
+}
+
+/**
+ * Audio/video processing from the media worker's media_usage (docs/files-and-media.md): minutes and
+ * tasks per usage key and day. Its `day` is the date the task finished, taken as the CST day.
+ */
+async function loadMediaUsage(db: DB, accountId: number, start: number, nDays: number, days: () => DayUsage[]) {
+  const rows = await sql<{ d: string; usage_key: string; minutes: number; tasks: number }>`
+    select to_char(day, 'YYYY-MM-DD') as d, usage_key, minutes::float8 as minutes, tasks
+    from media_usage where account_id = ${accountId} and day >= ${dayOf(start)}::date and day <= ${dayOf(start + (nDays - 1) * DAY_S)}::date`.execute(db);
+  if (!rows.rows.length) return;
+  const list = days();
+  for (const r of rows.rows) {
+    const i = list.findIndex((d) => dayOf(d.day) === r.d);
+    if (i < 0) continue;
+    (list[i].media ??= {})[r.usage_key] = { minutes: Number(r.minutes), tasks: Number(r.tasks) };
+  }
 }
 
 /** Request charges exist only where there were requests. */
