@@ -296,3 +296,119 @@ describe('audio/video processing (media_usage)', () => {
     expect(month.bill.lines.find((l) => l.item === 'video_newtask_gte480p')).toMatchObject({ amount: 0, note: '未配置单价，按 0 元计' });
   });
 });
+
+describe('security lines (docs/billing.md "Security")', () => {
+  /** Gbps → bytes in a 5-minute slot (Gbps × 10^9 × 300 s / 8) */
+  const slotBytesOfGbps = (g: number) => (g * 1e9 * 300) / 8;
+
+  test('DDoS elastic protection: the peak above the guarantee by the default ladder 80 / 60 / 40 per Gbps', () => {
+    const d = day(0, null, {
+      ddos: [
+        { code: 'ddos-a', peak_bps: 47.5e9, at: D0 + 10 * 3600, protect_gbps: 20 },
+        { code: 'ddos-b', peak_bps: 30e9, at: D0 + 3600, protect_gbps: 50 },
+        { code: 'ddos-c', peak_bps: 120e9, at: D0 + 2 * 3600, protect_gbps: 20 },
+      ],
+    });
+    const { bill } = computeService('ddos', defaultPriceConfig().ddos, [d], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(bill.charged).toBe(true);
+    const a = bill.lines.find((l) => l.item === 'ddos_attack:ddos-a')!;
+    // 47.5 − 20 = 27.5 Gbps over: 20 × 80 + 7.5 × 60 = 1600 + 450
+    expect(a).toMatchObject({ usage: 47.5, package: 20, billed: 27.5, unit: 'Gbps', amount: 2050 });
+    expect(a.steps.map((s) => s.used)).toEqual([20, 7.5, 0]);
+    expect(a.note).toBe('攻击峰值 47.5 Gbps（2026-03-01 10:00），保底防护 20 Gbps，超出 27.5 Gbps 按阶梯计费');
+    // under the guarantee: nothing
+    expect(bill.lines.find((l) => l.item === 'ddos_attack:ddos-b')).toMatchObject({ usage: 30, billed: 0, amount: 0 });
+    // 100 Gbps over: 20 × 80 + 30 × 60 + 50 × 40 = 1600 + 1800 + 2000
+    expect(bill.lines.find((l) => l.item === 'ddos_attack:ddos-c')).toMatchObject({ billed: 100, amount: 5400 });
+    expect(bill.used.ddos_attack).toEqual([
+      { code: 'ddos-a', max_peak: 47.5 },
+      { code: 'ddos-b', max_peak: 30 },
+      { code: 'ddos-c', max_peak: 120 },
+    ]);
+    expect(bill.used.ddos_price).toBe(7450);
+    expect(bill.total).toBe(7450);
+    // a discount applies to the service total
+    const { bill: off } = computeService('ddos', { ...defaultPriceConfig().ddos, discount: 80 }, [d], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(off.total).toBe(5960);
+  });
+
+  test('DDoS on a month bill: the highest day per instance, shown but charged by the day bills', () => {
+    const days = [
+      day(0, null, { ddos: [{ code: 'ddos-a', peak_bps: 25e9, at: D0 + 60, protect_gbps: 20 }] }),
+      day(1, null, { ddos: [{ code: 'ddos-a', peak_bps: 31e9, at: D0 + DAY + 600, protect_gbps: 20 }] }),
+    ];
+    const { bill } = computeService('ddos', defaultPriceConfig().ddos, days, { type: 'MONTH_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(bill.charged).toBe(false);
+    expect(bill.used.ddos_attack).toEqual([{ code: 'ddos-a', max_peak: 31 }]);
+    expect(bill.used.ddos_price).toBe(0);
+    expect(bill.total).toBe(0);
+  });
+
+  test('SCDN attack peak per service: 10 Gbps free, then 50, beyond 50 Gbps 30 per Gbps', () => {
+    const d = day(0, null, {
+      attacks: [
+        { bucket_name: 'shop', bytes: slotBytesOfGbps(15), at: D0 + 8 * 3600 + 300 },
+        { bucket_name: 'api', bytes: slotBytesOfGbps(60), at: D0 + 23 * 3600 },
+        { bucket_name: 'blog', bytes: slotBytesOfGbps(4) },
+      ],
+    });
+    const { bill } = computeService('scdn', defaultPriceConfig().scdn, [d], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    // 15 Gbps: 10 free + 5 × 50 = 250
+    const shop = bill.lines.find((l) => l.item === 'scdn_attack:shop')!;
+    expect(shop).toMatchObject({ usage: 15, billed: 15, unit: 'Gbps', amount: 250 });
+    expect(shop.steps.map((s) => [s.used, s.amount])).toEqual([[10, 0], [5, 250], [0, 0]]);
+    expect(shop.note).toBe('攻击峰值 15 Gbps（2026-03-01 08:05 的 5 分钟），按攻击峰值阶梯计费');
+    // 60 Gbps: 0 + 40 × 50 + 10 × 30 = 2300
+    expect(bill.lines.find((l) => l.item === 'scdn_attack:api')!.amount).toBe(2300);
+    expect(bill.lines.find((l) => l.item === 'scdn_attack:blog')!.amount).toBe(0);
+    expect(bill.used.scdn_attack).toEqual([
+      { bucket_name: 'shop', peak: 15 },
+      { bucket_name: 'api', peak: 60 },
+      { bucket_name: 'blog', peak: 4 },
+    ]);
+    expect(bill.used.scdn_price).toBe(2550);
+    // no traffic that day: the whole service total is the attack protection
+    expect(bill.total).toBe(2550);
+  });
+});
+
+describe('overseas guaranteed domains (docs/billing.md "Overseas guaranteed domains")', () => {
+  const on = (price_month: number, mode: AmountCalType = 'DAILY'): ServicePriceConfig => ({ ...defaultPriceConfig().overseas, amount_cal_type: mode, period_bill_type: mode === 'MONTHLY' ? 'MONTH' : 'DAY', guaranteed_domain: { enabled: true, price_month } });
+
+  test('off by default: no line and no usage keys', () => {
+    const { bill } = computeService('overseas', defaultPriceConfig().overseas, [day(0, null, { domains: 3 })], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(bill.lines.map((l) => l.item)).toEqual(['discharge']);
+    expect(bill.used.overseas_acceleration_guaranteed_domain_count).toBeUndefined();
+  });
+
+  test('a day bill: the day\'s domains × the month price / days of the month', () => {
+    // 3 domains × 310 / 31 = 30
+    const { bill } = computeService('overseas', on(310), [day(0, null, { domains: 3 })], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    const g = bill.lines.find((l) => l.item === 'guaranteed_domain')!;
+    expect(g).toMatchObject({ usage: 3, unit: '域名·天', amount: 30 });
+    expect(g.steps[0]).toMatchObject({ unit_price: 10, used: 3, amount: 30 });
+    expect(g.note).toBe('当日域名 3 个，每域名每月 310 元，按 1/31 月计每域名每天');
+    expect(bill.used).toMatchObject({ overseas_acceleration_guaranteed_domain_count: 3, overseas_acceleration_guaranteed_price: 30 });
+    expect(bill.total).toBe(30);
+    // 2 domains × 300 / 31 = 19.3548… → 19.355
+    const { bill: b2 } = computeService('overseas', on(300), [day(0, null, { domains: 2 })], { type: 'DAY_BILL', daysInMonth: 31, packageGB: 0 });
+    expect(b2.used.overseas_acceleration_guaranteed_price).toBe(19.355);
+  });
+
+  test('monthly traffic: the month bill prices the domain-days, the day bill charges nothing', () => {
+    const days = [day(0, null, { domains: 3 }), day(1, null, { domains: 3 }), day(2, null, { domains: 4 })];
+    // 10 domain-days × 300 / 30 = 100; the count is the average 10 / 3 = 3.333
+    const { bill } = computeService('overseas', on(300, 'MONTHLY'), days, { type: 'MONTH_BILL', daysInMonth: 30, packageGB: 0 });
+    expect(bill.lines.find((l) => l.item === 'guaranteed_domain')).toMatchObject({ usage: 10, amount: 100 });
+    expect(bill.used).toMatchObject({ overseas_acceleration_guaranteed_domain_count: 3.333, overseas_acceleration_guaranteed_price: 100 });
+    const { bill: d } = computeService('overseas', on(300, 'MONTHLY'), [days[0]], { type: 'DAY_BILL', daysInMonth: 30, packageGB: 0 });
+    expect(d.used.overseas_acceleration_guaranteed_price).toBe(0);
+    expect(d.total).toBe(0);
+  });
+
+  test('a stored row enables it and sets the price; the default price otherwise', () => {
+    expect(mergeConfig('overseas', { amount_cal_type: 'DAILY', prices: { guaranteed: { enabled: true } } }).guaranteed_domain).toEqual({ enabled: true, price_month: 300 });
+    expect(mergeConfig('overseas', { amount_cal_type: 'DAILY', prices: { guaranteed: { enabled: true, price_month: 150 } } }).guaranteed_domain).toEqual({ enabled: true, price_month: 150 });
+    expect(mergeConfig('overseas', { amount_cal_type: 'DAILY', prices: { guaranteed: { price_month: -1 } } }).guaranteed_domain).toEqual({ enabled: false, price_month: 300 });
+  });
+});

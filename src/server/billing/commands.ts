@@ -3,6 +3,7 @@
  *   npm run platform -- price-config --account demo
  *   npm run platform -- price-config --account demo --service cdn --mode MONTHLY_95 --domestic "0-100:30,100-:25" [--asia_pacific …] [--other …] [--cheap "0-:20"|none] [--discount 90] [--storage-deduction true]
  *   npm run platform -- price-config --account demo --service media [--mode DAILY|MONTHLY] --processing "video_transcode_gte1080p:0.18,probe:0"
+ *   npm run platform -- price-config --account demo --service overseas --guaranteed true [--guaranteed-price 300]
  *   npm run platform -- voucher-issue --account demo --amount 50 --days 30 [--remark "补偿"]
  *   npm run platform -- voucher-code --ticket ABCD1234EFGH --amount 50 --days 30 [--activate-days 365]
  *   npm run platform -- package-grant --account demo --spec traffic_100g
@@ -61,7 +62,7 @@ export const billingCommands: PlatformCommand[] = [
   {
     name: 'price-config',
     summary: '查看或修改账号的价格配置（计费方式、阶梯单价、区域、低价节点、折扣）',
-    usage: '--account 用户名 [--service cdn --mode MONTHLY_95 --domestic "0-100:30,100-:25" --asia_pacific … --other … --cheap "0-:20"|none --discount 90 --storage-deduction true|false] | --service media --processing "video_transcode_gte1080p:0.18,probe:0"',
+    usage: '--account 用户名 [--service cdn --mode MONTHLY_95 --domestic "0-100:30,100-:25" --asia_pacific … --other … --cheap "0-:20"|none --discount 90 --storage-deduction true|false] | --service media --processing "video_transcode_gte1080p:0.18,probe:0" | --service overseas --guaranteed true|false [--guaranteed-price 300]',
     async run(db, args) {
       const id = await accountId(db, required(args, 'account'));
       if (args.service) {
@@ -75,6 +76,8 @@ export const billingCommands: PlatformCommand[] = [
         for (const r of ['domestic', 'asia_pacific', 'other'] as const) if (args[r]) (change.regions ??= {})[r] = parseLadder(args[r]);
         if (args.cheap) change.cheap = args.cheap === 'none' ? null : parseLadder(args.cheap);
         if (args.processing) change.processing = parseProcessing(args.processing);
+        if (args.guaranteed) change.guaranteed = { enabled: args.guaranteed === 'true' };
+        if (args['guaranteed-price']) change.guaranteed = { ...change.guaranteed, price_month: Number(args['guaranteed-price']) };
         const problems = await setPriceConfig(db, id, service, change);
         if (problems.length) throw new Error(problems.join('\n'));
         return (await loadPriceConfig(db, id))[service];

@@ -15,11 +15,13 @@ import {
   isBandwidthMode,
   ladderProblem,
   periodOf,
+  regionOf,
   type AmountCalType,
   type Ladder,
   type PriceServiceType,
   type Region,
   type ServicePriceConfig,
+  type GuaranteedDomainPrice,
 } from '../../shared/billing/price';
 
 export interface StoredPrices {
@@ -27,6 +29,8 @@ export interface StoredPrices {
   cheap?: Ladder | null;
   /** media: unit prices per usage key over DEFAULT_PROCESSING_PRICES */
   processing?: Record<string, number>;
+  /** overseas: guaranteed domains over the default (disabled, DEFAULT_GUARANTEED_DOMAIN_PRICE) */
+  guaranteed?: { enabled?: boolean; price_month?: number };
 }
 
 /** Merges a stored row over the default of its service type; period and dimension follow the mode. */
@@ -50,10 +54,20 @@ export function mergeConfig(type: PriceServiceType, row: { amount_cal_type: stri
     charge_dimension: bandwidth ? 'bandwidth' : base.charge_dimension,
     storage_deduction: row.storage_deduction ?? base.storage_deduction,
     discount: row.discount ?? base.discount,
-    unit_price_ladder: regions.domestic,
+    // the ladder the type's usage pays, as in the defaults (overseas: asia_pacific)
+    unit_price_ladder: regions[regionOf(type)],
     regions,
     cheap_unit_price_ladder: cheap,
     ...(base.processing ? { processing: { ...base.processing, ...validProcessing(row.prices?.processing) } } : {}),
+    ...(base.guaranteed_domain ? { guaranteed_domain: validGuaranteed(base.guaranteed_domain, row.prices?.guaranteed) } : {}),
+  };
+}
+
+/** The stored guaranteed-domain settings over the default, where valid. */
+function validGuaranteed(base: GuaranteedDomainPrice, g: StoredPrices['guaranteed']): GuaranteedDomainPrice {
+  return {
+    enabled: typeof g?.enabled === 'boolean' ? g.enabled : base.enabled,
+    price_month: typeof g?.price_month === 'number' && g.price_month >= 0 ? g.price_month : base.price_month,
   };
 }
 
@@ -80,6 +94,8 @@ export interface PriceChange {
   cheap?: Ladder | null;
   /** media: yuan per minute (per task for thumbnails and probes) per usage key */
   processing?: Record<string, number>;
+  /** overseas: guaranteed domains on or off and their price per domain-month */
+  guaranteed?: { enabled?: boolean; price_month?: number };
 }
 
 /** Validates and stores a change of one service type (the platform command). Returns problems, or []. */
@@ -95,6 +111,8 @@ export async function setPriceConfig(db: Kysely<Database>, accountId: number, ty
     if (!MEDIA_KEY_RE.test(k)) problems.push(`未知的用量键 ${k}`);
     if (!(typeof v === 'number' && v >= 0)) problems.push(`${k} 的单价应为不小于 0 的数`);
   }
+  if (change.guaranteed && type !== 'overseas') problems.push('保底加速域名只属于 overseas');
+  if (change.guaranteed?.price_month !== undefined && !(typeof change.guaranteed.price_month === 'number' && change.guaranteed.price_month >= 0)) problems.push('保底加速域名的月单价应为不小于 0 的数');
   if (change.discount !== undefined && !(Number.isInteger(change.discount) && change.discount >= 1 && change.discount <= 100)) problems.push('折扣为 1 到 100 的整数（100 表示不打折）');
   for (const [r, l] of Object.entries(change.regions ?? {})) {
     if (!(REGIONS as readonly string[]).includes(r)) problems.push(`未知的区域 ${r}`);
@@ -110,6 +128,7 @@ export async function setPriceConfig(db: Kysely<Database>, accountId: number, ty
   if (change.regions) prices.regions = { ...(prices.regions ?? {}), ...change.regions };
   if (change.cheap !== undefined) prices.cheap = change.cheap;
   if (change.processing) prices.processing = { ...(prices.processing ?? {}), ...change.processing };
+  if (change.guaranteed) prices.guaranteed = { ...(prices.guaranteed ?? {}), ...change.guaranteed };
   // a change of mode between traffic and bandwidth drops ladders of the other dimension
   if (change.amount_cal_type && current && isBandwidthMode(change.amount_cal_type) !== isBandwidthMode(current.amount_cal_type) && !change.regions) delete prices.regions;
   const values = {

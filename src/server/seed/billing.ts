@@ -3,7 +3,8 @@
  *   seedBilling (from seedDemo): a price configuration for every demo main account (demo: CDN by
  *     monthly 95 bandwidth with a ladder, storage traffic by the hour with a ladder; demo2fa: daily peak
  *     average; demokey: the 4th daily peak; demonew: the list prices; demo's processing prices with a
- *     contracted 720P/1080P transcode, and some processing last month in media_usage), demo's packages (500 GB traffic,
+ *     contracted 720P/1080P transcode, and some processing last month in media_usage; demo's overseas
+ *     guaranteed domains on at the default price), demo's packages (500 GB traffic,
  *     1,000 transcode minutes), voucher codes to activate, a bill threshold;
  *   seedDemoBills (after the traffic seed): demo's day bills from the first day of last month to
  *     yesterday and last month's month bill, settled; the balance is then set back to the demo's.
@@ -32,6 +33,8 @@ export async function seedBilling(db: DB): Promise<void> {
     await setPriceConfig(db, demo, 'file', { amount_cal_type: 'HOURLY', regions: { domestic: parseLadder('0-10:0.29,10-50:0.25,50-:0.21') } });
     await setPriceConfig(db, demo, 'storage', { amount_cal_type: 'DAILY' });
     await setPriceConfig(db, demo, 'https', { amount_cal_type: 'DAILY', discount: 80 });
+    // overseas guaranteed acceleration domains, at the default 300 yuan per domain-month
+    await setPriceConfig(db, demo, 'overseas', { guaranteed: { enabled: true } });
     // audio/video processing: the default table with a contracted price for 720P and 1080P transcoding
     await setPriceConfig(db, demo, 'media', { amount_cal_type: 'DAILY', processing: { video_transcode_gte720p: 0.09, video_transcode_gte1080p: 0.18 } });
     // given 40 days ago (a gift, so the promotional packages stay available), so last month's bills use it

@@ -46,7 +46,7 @@ export interface BillLine {
   /** the usage in `unit` before packages */
   usage: number;
   unit: string;
-  /** deducted from resource packages, in `unit` */
+  /** deducted from resource packages, in `unit` (ddos_attack:*: the instance's guaranteed protection) */
   package: number;
   /** what the ladder was applied to (usage − package, or the billed bandwidth) */
   billed: number;
@@ -66,7 +66,7 @@ export interface ServiceBill {
   service_type: PriceServiceType;
   /** charged in this bill; false: shown for reference (charged on the day or month bill) */
   charged: boolean;
-  used: Record<string, number | { bucket_name: string; peak: number }[]>;
+  used: Record<string, number | { bucket_name: string; peak: number }[] | { code: string; max_peak: number }[]>;
   lines: BillLine[];
   /** yuan before the discount, 3 decimals */
   amount: number;
@@ -108,7 +108,7 @@ export const BILL_GROUPS: { key: string; label: string; types: PriceServiceType[
   { key: 'basic', label: '基础云服务', types: ['cdn', 'file', 'fusion', 'websocket', 'overseas', 'https', 'ucdn', 'storage'] },
   { key: 'live', label: '直播服务', types: ['live'] },
   { key: 'media', label: '音视频处理', types: ['media'] },
-  { key: 'ddos', label: 'DDoS 防护', types: [] },
+  { key: 'ddos', label: 'DDoS 防护', types: ['ddos'] },
   { key: 'scdn', label: 'SCDN 防护', types: ['scdn'] },
 ];
 

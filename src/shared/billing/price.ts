@@ -63,7 +63,7 @@ export function isBandwidthMode(type: string): boolean {
  * Price service types: the service kinds (their traffic or bandwidth), plus the request charges that
  * every kind's requests pay (https: HTTPS requests; ucdn: dynamic requests) and storage of file services.
  */
-export const PRICE_SERVICE_TYPES = ['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas', 'https', 'ucdn', 'storage', 'media'] as const;
+export const PRICE_SERVICE_TYPES = ['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas', 'https', 'ucdn', 'storage', 'media', 'ddos'] as const;
 export type PriceServiceType = (typeof PRICE_SERVICE_TYPES)[number];
 export const SERVICE_TYPE_LABELS: Record<PriceServiceType, string> = {
   cdn: 'CDN',
@@ -77,9 +77,10 @@ export const SERVICE_TYPE_LABELS: Record<PriceServiceType, string> = {
   ucdn: '动态加速请求',
   storage: '云存储空间',
   media: '音视频处理',
+  ddos: 'DDoS 弹性防护',
 };
 
-export type ChargeDimension = 'discharge' | 'bandwidth' | 'times' | 'storage' | 'minutes';
+export type ChargeDimension = 'discharge' | 'bandwidth' | 'times' | 'storage' | 'minutes' | 'attack_peak';
 
 export interface ServicePriceConfig {
   service_type: PriceServiceType;
@@ -98,7 +99,24 @@ export interface ServicePriceConfig {
   cheap_unit_price_ladder: Ladder | null;
   /** media only: yuan per minute of output (per task for the keys of PER_TASK_MEDIA_KEYS) per usage key */
   processing?: Record<string, number>;
+  /**
+   * scdn only: the ladder of the day's attack peak per service, Gbps (docs/billing.md "Security");
+   * ddos's own ladder (unit_price_ladder) prices the peak above an instance's guaranteed protection.
+   */
+  attack_ladder?: Ladder;
+  /**
+   * overseas only: guaranteed acceleration domains (spec 001 §3 overseas_acceleration_guaranteed_*),
+   * priced per domain-day at price_month / days of the month; billed only when enabled for the account.
+   */
+  guaranteed_domain?: GuaranteedDomainPrice;
 }
+export interface GuaranteedDomainPrice {
+  enabled: boolean;
+  /** yuan per domain per month */
+  price_month: number;
+}
+/** Guaranteed overseas acceleration: 300 yuan per domain-month (ours, docs/billing.md "Overseas guaranteed domains"). */
+export const DEFAULT_GUARANTEED_DOMAIN_PRICE = 300;
 export type PriceConfig = Partial<Record<PriceServiceType, ServicePriceConfig>>;
 
 const flat = (p: number): Ladder => [{ min: 0, max: UNBOUNDED, unit_price: p }];
@@ -110,6 +128,27 @@ function traffic(type: PriceServiceType): ServicePriceConfig {
 }
 
 /**
+ * DDoS elastic protection (ours, docs/billing.md "Security"): the day's attack peak of an instance above
+ * its package's guaranteed protection, in Gbps, priced step by step per Gbps-day: the first 20 Gbps
+ * above the guarantee 80 yuan each, the next 30 Gbps 60 yuan, beyond 50 Gbps 40 yuan.
+ */
+export const DDOS_ELASTIC_LADDER: Ladder = [
+  { min: 0, max: 20, unit_price: 80 },
+  { min: 20, max: 50, unit_price: 60 },
+  { min: 50, max: UNBOUNDED, unit_price: 40 },
+];
+/**
+ * SCDN attack protection (ours, docs/billing.md "Security"): the day's attack peak of a security-CDN
+ * service in Gbps, the first 10 Gbps free (included in the SCDN service), then 50 yuan per Gbps-day up
+ * to 50 Gbps and 30 yuan beyond.
+ */
+export const SCDN_ATTACK_LADDER: Ladder = [
+  { min: 0, max: 10, unit_price: 0 },
+  { min: 10, max: 50, unit_price: 50 },
+  { min: 50, max: UNBOUNDED, unit_price: 30 },
+];
+
+/**
  * The price configuration an account has when the platform set nothing: the published list prices of
  * provider-facts.md (traffic by GB, HTTPS per 万次 0.05/0.15/0.07, dynamic requests 0.02 per thousand =
  * 0.2 per 万次); storage 0.099 yuan per GB-month and the cheaper-node traffic 0.2 yuan per GB are ours.
@@ -119,13 +158,14 @@ export function defaultPriceConfig(): Required<PriceConfig> {
     cdn: traffic('cdn'),
     file: traffic('file'),
     fusion: traffic('fusion'),
-    scdn: traffic('scdn'),
+    scdn: { ...traffic('scdn'), attack_ladder: SCDN_ATTACK_LADDER },
     live: traffic('live'),
     websocket: traffic('websocket'),
-    overseas: { ...traffic('overseas'), unit_price_ladder: TRAFFIC.asia_pacific },
+    overseas: { ...traffic('overseas'), unit_price_ladder: TRAFFIC.asia_pacific, guaranteed_domain: { enabled: false, price_month: DEFAULT_GUARANTEED_DOMAIN_PRICE } },
     https: { service_type: 'https', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'times', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.05), regions: { domestic: flat(0.05), asia_pacific: flat(0.15), other: flat(0.07) }, cheap_unit_price_ladder: null },
     ucdn: { service_type: 'ucdn', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'times', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.2), regions: { domestic: flat(0.2), asia_pacific: flat(0.6), other: flat(0.3) }, cheap_unit_price_ladder: null },
     media: { service_type: 'media', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'minutes', storage_deduction: false, discount: 100, unit_price_ladder: flat(0), regions: { domestic: flat(0), asia_pacific: flat(0), other: flat(0) }, cheap_unit_price_ladder: null, processing: { ...DEFAULT_PROCESSING_PRICES } },
+    ddos: { service_type: 'ddos', period_bill_type: 'DAY', amount_cal_type: 'DAILY_HIGHEST', charge_dimension: 'attack_peak', storage_deduction: false, discount: 100, unit_price_ladder: DDOS_ELASTIC_LADDER, regions: { domestic: DDOS_ELASTIC_LADDER, asia_pacific: DDOS_ELASTIC_LADDER, other: DDOS_ELASTIC_LADDER }, cheap_unit_price_ladder: null },
     storage: { service_type: 'storage', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'storage', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.099), regions: { domestic: flat(0.099), asia_pacific: flat(0.099), other: flat(0.099) }, cheap_unit_price_ladder: null },
   };
 }

@@ -41,7 +41,7 @@ function Line({ line }: { line: BillLine }) {
       <div className="bill-line-head">
         <span>
           {line.label}：{n3(line.usage)} {line.unit}
-          {line.package > 0 && `（资源包抵扣 ${n3(line.package)} ${line.unit}）`}
+          {line.package > 0 && (line.item.startsWith('ddos_attack:') ? `（保底防护 ${n3(line.package)} ${line.unit}）` : `（资源包抵扣 ${n3(line.package)} ${line.unit}）`)}
         </span>
         <span className="billing-num">{yuan3(line.amount)} 元</span>
       </div>
@@ -67,7 +67,11 @@ function Line({ line }: { line: BillLine }) {
 
 function Service({ bill }: { bill: ServiceBill }) {
   const discount = discountText(bill.discount);
-  const attacks = Array.isArray(bill.used.scdn_attack) ? bill.used.scdn_attack : [];
+  // scdn_attack {bucket_name, peak} and ddos_attack {code, max_peak} (spec 001 §3), in Gbps
+  const attacks = [
+    ...(Array.isArray(bill.used.scdn_attack) ? (bill.used.scdn_attack as { bucket_name: string; peak: number }[]).map((a) => ({ name: a.bucket_name, peak: a.peak })) : []),
+    ...(Array.isArray(bill.used.ddos_attack) ? (bill.used.ddos_attack as { code: string; max_peak: number }[]).map((a) => ({ name: a.code, peak: a.max_peak })) : []),
+  ];
   return (
     <div className="bill-service" data-testid={`bill-service-${bill.service_type}`}>
       <div className="bill-service-head">
@@ -81,7 +85,7 @@ function Service({ bill }: { bill: ServiceBill }) {
         {bill.lines.map((l) => (
           <Line key={l.item} line={l} />
         ))}
-        {attacks.length > 0 && <div className="bill-line-explain">攻击峰值：{attacks.map((a) => `${a.bucket_name} ${n3(a.peak)} Gbps`).join('，')}</div>}
+        {attacks.length > 0 && <div className="bill-line-explain">攻击峰值：{attacks.map((a) => `${a.name} ${n3(a.peak)} Gbps`).join('，')}</div>}
       </div>
     </div>
   );

@@ -4,7 +4,7 @@
  * states every rule applied here; tests/unit/billing-compute.test.ts checks them on hand-built usage.
  */
 import { billing95, percentile95 } from '../../../shared/stats/percentile';
-import { DAY_S, SLOT_S, dayOf } from '../../../shared/stats/time';
+import { DAY_S, SLOT_S, dayOf, formatTime } from '../../../shared/stats/time';
 import { PER_TASK_MEDIA_KEYS, mediaKeyLabel, transcodePackageCovers, isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
 import { round3, type BillLine, type BilledSample, type ServiceBill, type StepUse } from '../../../shared/billing/bills';
 
@@ -34,8 +34,12 @@ export interface DayUsage {
   cheap_peak: { bytes: number; at: number };
   /** bytes stored at the end of the day (file services) */
   storage_bytes: number;
-  /** SCDN: the highest 5-minute attack bytes per service */
-  attacks?: { bucket_name: string; bytes: number }[];
+  /** SCDN: the highest 5-minute attack bytes per service, with its slot when known */
+  attacks?: { bucket_name: string; bytes: number; at?: number }[];
+  /** DDoS: per instance of the account, the day's attack peak (bit/s) and its time, and the guaranteed protection (Gbps) */
+  ddos?: { code: string; peak_bps: number; at: number; protect_gbps: number }[];
+  /** overseas: the account's overseas acceleration domains that existed at the end of the day */
+  domains?: number;
   /** audio/video processing (media_usage): minutes of output and tasks per usage key */
   media?: Record<string, { minutes: number; tasks: number }>;
 }
@@ -181,7 +185,9 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
   let packageUsed = 0;
   let transcodeUsed = 0;
 
-  if (type === 'media') {
+  if (type === 'ddos') {
+    // attack peaks only: the lines are made below
+  } else if (type === 'media') {
     // each usage key priced at its unit price; transcode packages cover the transcoding keys first, the dearest first
     const totals = new Map<string, { minutes: number; tasks: number }>();
     for (const d of days) {
@@ -288,11 +294,60 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
       Object.assign(used, { cheap_discharge: round3(cheap), cheap_discharge_price: cl.amount });
     }
   }
+  if (type === 'overseas' && cfg.guaranteed_domain?.enabled) {
+    // guaranteed domains: each domain-day pays price_month / days of the month, on the bill the overseas service is charged on
+    const domainDays = days.reduce((a, d) => a + (d.domains ?? 0), 0);
+    const perDay = cfg.guaranteed_domain.price_month / ctx.daysInMonth;
+    const ln = line('guaranteed_domain', '海外保底加速域名', domainDays, '域名·天', 0, [{ min: 0, max: UNBOUNDED, unit_price: perDay }], {
+      note: `${days.length === 1 ? `当日域名 ${domainDays} 个` : `共 ${domainDays} 域名·天`}，每域名每月 ${cfg.guaranteed_domain.price_month} 元，按 1/${ctx.daysInMonth} 月计每域名每天`,
+    });
+    // the exact amount (the unit price shown is per day, its amount from the month price)
+    ln.amount = round3((domainDays * cfg.guaranteed_domain.price_month) / ctx.daysInMonth);
+    ln.steps = ln.steps.map((x) => ({ ...x, unit_price: round3(x.unit_price), amount: ln.amount }));
+    lines.push(ln);
+    Object.assign(used, { overseas_acceleration_guaranteed_domain_count: days.length === 1 ? domainDays : round3(domainDays / days.length), overseas_acceleration_guaranteed_price: ln.amount });
+  }
+  if (type === 'ddos') {
+    // per instance: the period's highest attack peak; the part above the guaranteed protection by the ladder
+    const peaks = new Map<string, { gbps: number; at: number; protect: number }>();
+    for (const d of days) {
+      for (const x of d.ddos ?? []) {
+        const g = x.peak_bps / 1e9;
+        const cur = peaks.get(x.code);
+        if (!cur || g > cur.gbps) peaks.set(x.code, { gbps: g, at: x.at, protect: x.protect_gbps });
+      }
+    }
+    for (const [code, p] of peaks) {
+      const over = Math.max(0, p.gbps - p.protect);
+      const ln = line(`ddos_attack:${code}`, `${code} 弹性防护`, p.gbps, 'Gbps', Math.min(p.protect, p.gbps), ladder, {
+        note: p.gbps > 0 ? `攻击峰值 ${round3(p.gbps)} Gbps（${formatTime(p.at, false)}），保底防护 ${p.protect} Gbps，超出 ${round3(over)} Gbps 按阶梯计费` : '当日无攻击',
+      });
+      lines.push(ln);
+    }
+    used.ddos_attack = [...peaks].map(([code, p]) => ({ code, max_peak: round3(p.gbps) }));
+    used.ddos_price = round3(lines.reduce((a, l) => a + l.amount, 0));
+  }
   if (type === 'scdn') {
-    const peaks = new Map<string, number>();
-    for (const d of days) for (const a of d.attacks ?? []) peaks.set(a.bucket_name, Math.max(peaks.get(a.bucket_name) ?? 0, slotMbps(a.bytes) / 1000));
-    used.scdn_attack = [...peaks].map(([bucket_name, peak]) => ({ bucket_name, peak: round3(peak) }));
-    used.scdn_price = 0;
+    const peaks = new Map<string, { gbps: number; at?: number }>();
+    for (const d of days) {
+      for (const a of d.attacks ?? []) {
+        const g = slotMbps(a.bytes) / 1000;
+        const cur = peaks.get(a.bucket_name);
+        if (!cur || g > cur.gbps) peaks.set(a.bucket_name, { gbps: g, at: a.at });
+      }
+    }
+    used.scdn_attack = [...peaks].map(([bucket_name, p]) => ({ bucket_name, peak: round3(p.gbps) }));
+    let price = 0;
+    if (cfg.attack_ladder) {
+      for (const [name, p] of peaks) {
+        const ln = line(`scdn_attack:${name}`, `${name} 攻击防护`, p.gbps, 'Gbps', 0, cfg.attack_ladder, {
+          note: `攻击峰值 ${round3(p.gbps)} Gbps${p.at !== undefined ? `（${formatTime(p.at, false)} 的 5 分钟）` : ''}，按攻击峰值阶梯计费`,
+        });
+        lines.push(ln);
+        price += ln.amount;
+      }
+    }
+    used.scdn_price = round3(price);
   }
   if (!charged) {
     // shown for its usage (the daily bandwidth detail of spec 001 §2.6); the fee is on the other bill

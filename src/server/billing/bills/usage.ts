@@ -11,6 +11,7 @@ import type { DB } from '../../db';
 import { DAY_S, SLOT_S, dayOf } from '../../../shared/stats/time';
 import type { PriceServiceType } from '../../../shared/billing/price';
 import { SLOTS_PER_DAY, type DayUsage } from './compute';
+import { packageOf } from '../../../shared/ddos';
 
 /** Price service types that come from a service kind's traffic. */
 const KIND_TYPES = ['file', 'cdn', 'fusion', 'scdn', 'live', 'websocket', 'overseas'] as const;
@@ -41,9 +42,18 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
   const storage = buckets.filter((b) => b.kind === 'file').reduce((a, b) => a + Number(b.storage_used), 0);
   if (kinds.has('file')) for (const d of table('storage')) d.storage_bytes = storage;
   await loadMediaUsage(db, accountId, start, nDays, () => table('media'));
+  await loadDdosAttacks(db, accountId, start, nDays, () => table('ddos'));
   if (!buckets.length) return { byType: dropIdle(byType), kinds };
 
-  const domains = await db.selectFrom('bucket_domains').select(['id']).where('bucket_id', 'in', buckets.map((b) => b.id)).execute();
+  const domains = await db.selectFrom('bucket_domains').select(['id', 'bucket_id', 'created_at']).where('bucket_id', 'in', buckets.map((b) => b.id)).execute();
+  // overseas guaranteed domains: the overseas services' domains that existed at the end of each day
+  const overseas = new Set(buckets.filter((b) => b.kind === 'overseas').map((b) => b.id));
+  if (overseas.size) {
+    for (const d of table('overseas')) {
+      const endOfDay = (d.day + DAY_S) * 1000;
+      d.domains = domains.filter((x) => overseas.has(x.bucket_id) && new Date(x.created_at).getTime() < endOfDay).length;
+    }
+  }
   if (!domains.length) return { byType: dropIdle(byType), kinds };
   const ids = sql.join(domains.map((d) => sql`${d.id}::int`));
   const nameOf = new Map(buckets.map((b) => [b.id, b.name]));
@@ -133,15 +143,22 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
     setPeaks(byType);
     const scdn = byType.get('scdn');
     if (scdn) {
-      const attacks = await sql<{ bucket_id: number; t: number; a: number }>`
-        select bucket_id, t, max(a)::float8 as a from (
-          select bucket_id, floor((extract(epoch from slot) - ${start}) / ${DAY_S})::int as t, sum(attack_bytes::float8) as a
-          from traffic_5m where domain_id in (${ids}) and flow_type = 'scdn' and slot >= to_timestamp(${from}) and slot < to_timestamp(${end})
-          group by bucket_id, slot) s
-        group by bucket_id, t having max(a) > 0`.execute(db);
+      // each service's 5-minute attack bytes (summed over its domains); the highest slot of each day
+      const attacks = await sql<{ bucket_id: number; s: number; a: number }>`
+        select bucket_id, extract(epoch from slot)::float8 as s, sum(attack_bytes::float8) as a
+        from traffic_5m where domain_id in (${ids}) and flow_type = 'scdn' and slot >= to_timestamp(${from}) and slot < to_timestamp(${end})
+        group by bucket_id, slot having sum(attack_bytes::float8) > 0`.execute(db);
+      const best = new Map<string, { bucket_id: number; t: number; a: number; s: number }>();
       for (const r of attacks.rows) {
-        const d = scdn[Number(r.t)];
-        if (d) (d.attacks ??= []).push({ bucket_name: nameOf.get(r.bucket_id) ?? String(r.bucket_id), bytes: Number(r.a) });
+        const s = Number(r.s);
+        const t = dayIndex(s);
+        const k = `${r.bucket_id}:${t}`;
+        const cur = best.get(k);
+        if (!cur || Number(r.a) > cur.a || (Number(r.a) === cur.a && s < cur.s)) best.set(k, { bucket_id: r.bucket_id, t, a: Number(r.a), s });
+      }
+      for (const r of best.values()) {
+        const d = scdn[r.t];
+        if (d) (d.attacks ??= []).push({ bucket_name: nameOf.get(r.bucket_id) ?? String(r.bucket_id), bytes: r.a, at: r.s });
       }
     }
   }
@@ -162,6 +179,37 @@ async function loadMediaUsage(db: DB, accountId: number, start: number, nDays: n
     const i = list.findIndex((d) => dayOf(d.day) === r.d);
     if (i < 0) continue;
     (list[i].media ??= {})[r.usage_key] = { minutes: Number(r.minutes), tasks: Number(r.tasks) };
+  }
+}
+
+/**
+ * DDoS attack peaks (docs/ddos.md tables): per instance of the account and CST day, the highest of its
+ * 5-minute attack flow (ddos_flow_5m type 3, bit/s) and of the attacks that started that day
+ * (ddos_attacks.peak_bps), with the time of that peak; the instance's package gives its guaranteed
+ * protection. Only days with an attack are listed.
+ */
+async function loadDdosAttacks(db: DB, accountId: number, start: number, nDays: number, days: () => DayUsage[]) {
+  const end = start + nDays * DAY_S;
+  const rows = await sql<{ code: string; package: string; t: number; v: number; at: number }>`
+    select i.name as code, i.package, x.t, x.v, x.at from ddos_instances i join (
+      select instance_id, extract(epoch from ts)::float8 as at, value::float8 as v, floor((extract(epoch from ts) - ${start}) / ${DAY_S})::int as t
+      from ddos_flow_5m where type = 3 and value > 0 and ts >= to_timestamp(${start}) and ts < to_timestamp(${end})
+      union all
+      select instance_id, extract(epoch from start_time)::float8, peak_bps::float8, floor((extract(epoch from start_time) - ${start}) / ${DAY_S})::int
+      from ddos_attacks where peak_bps > 0 and start_time >= to_timestamp(${start}) and start_time < to_timestamp(${end})
+    ) x on x.instance_id = i.id
+    where i.account_id = ${accountId}`.execute(db);
+  if (!rows.rows.length) return;
+  const list = days();
+  for (const r of rows.rows) {
+    const d = list[Number(r.t)];
+    if (!d) continue;
+    const all = (d.ddos ??= []);
+    let x = all.find((a) => a.code === r.code);
+    if (!x) all.push((x = { code: r.code, peak_bps: 0, at: d.day, protect_gbps: packageOf(r.package)?.protect_gbps ?? 0 }));
+    const v = Number(r.v);
+    const at = Number(r.at);
+    if (v > x.peak_bps || (v === x.peak_bps && at < x.at)) [x.peak_bps, x.at] = [v, at];
   }
 }
 
