@@ -5,7 +5,8 @@
  */
 import { sql } from 'kysely';
 import { startTestServer, Client, type TestServer } from './helpers';
-import { makeBill } from '../../src/server/billing/bills/make';
+import { makeBill, runBilling } from '../../src/server/billing/bills/make';
+import { hashPassword } from '../../src/server/accounts/passwords';
 import { billingCommands } from '../../src/server/billing/commands';
 import { addDays, dayOf, dayStart } from '../../src/shared/stats/time';
 import { packageOf } from '../../src/shared/ddos';
@@ -73,6 +74,21 @@ describe('DDoS elastic protection', () => {
     expect(ddos.used.ddos_attack).toEqual([{ code: inst.name, max_peak: r3(gbps) }]);
     expect(ddos.total).toBeCloseTo(ddosFee(Math.max(0, gbps - 50)), 2);
   });
+});
+
+it('the daily job bills an account whose only product is a DDoS instance', async () => {
+  const user = await s.db
+    .insertInto('users')
+    .values({ username: 'ddosonly', email: null, mobile: null, password_hash: await hashPassword('demo123456'), verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', money: '1000.00', actual_charge: '1000.00' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const demoInst = await s.db.selectFrom('ddos_instances').selectAll().where('account_id', '=', demoId).executeTakeFirstOrThrow();
+  await s.db.insertInto('ddos_instances').values({ ...demoInst, id: undefined as never, account_id: user.id, name: 'ddosonly-1' } as never).execute();
+  const made = await runBilling(s.db, { accountIds: [user.id], catchUpDays: 1 });
+  expect(made.length).toBeGreaterThan(0);
+  const bills = await s.db.selectFrom('bills').select(['account_id', 'type']).where('account_id', '=', user.id).execute();
+  expect(bills.length).toBe(made.length);
+  expect(bills.some((b) => b.type === 'DAY_BILL')).toBe(true);
 });
 
 describe('SCDN attack protection', () => {

@@ -200,7 +200,14 @@ export async function runBilling(db: DB, opts: { now?: Date; from?: string; sms?
   const today = dayOf(Math.floor(now.getTime() / 1000));
   const yesterday = addDays(today, -1);
   const floor = opts.from ?? addDays(today, -(opts.catchUpDays ?? 31));
-  let q = db.selectFrom('users').select(['users.id']).where('users.parent_id', 'is', null).where(({ exists, selectFrom }) => exists(selectFrom('buckets').select('buckets.id').whereRef('buckets.owner_id', '=', 'users.id')));
+  // every main account with something to bill: a service, or a DDoS instance (attack peaks)
+  let q = db
+    .selectFrom('users')
+    .select(['users.id'])
+    .where('users.parent_id', 'is', null)
+    .where(({ exists, or, selectFrom }) =>
+      or([exists(selectFrom('buckets').select('buckets.id').whereRef('buckets.owner_id', '=', 'users.id')), exists(selectFrom('ddos_instances').select('ddos_instances.id').whereRef('ddos_instances.account_id', '=', 'users.id'))]),
+    );
   if (opts.accountIds) q = q.where('users.id', 'in', opts.accountIds.length ? opts.accountIds : [-1]);
   const accounts = await q.orderBy('users.id').execute();
   const made: MadeBill[] = [];
