@@ -38,7 +38,7 @@ test('create an alarm task from the declaration, see it on the monitor page, hid
 
   await page.goto('/toolbox/alarm/');
   await page.locator('.alarm-table tbody tr', { hasText: name }).getByRole('button', { name: '删除' }).click();
-  await page.getByRole('button', { name: '删除', exact: true }).last().click();
+  await page.locator('.bp6-alert').getByRole('button', { name: '删除', exact: true }).click();
   await expect(page.locator('.alarm-table tbody tr', { hasText: name })).toHaveCount(0);
 });
 
@@ -73,6 +73,6 @@ test('a backup configuration: created from the declaration, its secret shown mas
   await row.locator('label.bp6-switch').click();
   await expect(page.getByText('已停用')).toBeVisible();
   await row.getByRole('button', { name: '删除' }).click();
-  await page.getByRole('button', { name: '删除', exact: true }).last().click();
+  await page.locator('.bp6-alert').getByRole('button', { name: '删除', exact: true }).click();
   await expect(page.locator('.backup-table tbody tr', { hasText: name })).toHaveCount(0);
 });

@@ -20,7 +20,7 @@ async function openStats(page: Page, query = '') {
 
 test('the menu entry opens the statistics page with the account’s flow types', async ({ page }) => {
   await signIn(page);
-  await page.getByRole('link', { name: '统计分析' }).click();
+  await page.getByRole('link', { name: '统计分析', exact: true }).click();
   await expect(page).toHaveURL(/\/stats\/$/);
   for (const t of ['CDN', '直播', 'SCDN', 'WebSocket', '海外加速', 'PCDN', '明眸 CDN/PCDN']) await expect(page.getByRole('tab', { name: t, exact: true })).toBeVisible();
   await expect(page.getByTestId('chart-bandwidth').locator('svg .series-line').first()).toBeVisible();

@@ -117,7 +117,7 @@ test('create a sub-account with services, edit it, sign in as it, disable and de
   // delete, after a confirmation
   await row(page, 'e2e_ops').getByRole('button', { name: '删除' }).click();
   await expect(page.getByText('确定删除子账号 e2e_ops 吗？')).toBeVisible();
-  await page.getByRole('button', { name: '删除', exact: true }).last().click();
+  await page.locator('.bp6-alert').getByRole('button', { name: '删除', exact: true }).click();
   await expect(page.getByText('删除子账号成功')).toBeVisible();
   await expect(row(page, 'e2e_ops')).toHaveCount(0);
   await signInAs(sub, 'e2e_ops', 'e2e-pass-1');

@@ -34,7 +34,7 @@ test('add a domain with the form engine checking it, see its CNAME, then remove 
   await page.reload();
   await row.getByRole('button', { name: '删除' }).click();
   await expect(page.getByText(`确定删除域名 ${domain} 吗？`)).toBeVisible();
-  await page.getByRole('button', { name: '删除', exact: true }).last().click();
+  await page.locator('.bp6-alert').getByRole('button', { name: '删除', exact: true }).click();
   await expect(page.getByText('删除成功')).toBeVisible();
   await expect(row).toHaveCount(0);
 });

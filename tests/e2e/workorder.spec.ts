@@ -40,7 +40,7 @@ test('open a work order with an attachment, see it in the list and its detail, r
 
 test('the 工单 menu entry opens the console’s own work orders when no ticket site is configured', async ({ page }) => {
   await signIn(page);
-  await page.getByRole('link', { name: '工单' }).click();
+  await page.getByRole('navigation', { name: '产品菜单' }).getByRole('link', { name: '工单', exact: true }).click();
   await expect(page).toHaveURL(/\/work\/$/);
   await expect(page.getByRole('button', { name: '提交工单' })).toBeVisible();
 });
