@@ -57,7 +57,9 @@ test('log analysis shows the demo\'s day of access logs and its hourly archives'
 test('a backup configuration: created from the declaration, its secret shown masked, disabled, deleted', async ({ page }) => {
   const name = `e2e 备份 ${Date.now() % 100000}`;
   await signIn(page);
-  await page.goto('/toolbox/cross_platform_disaster_recovery/');
+  // the menu's 跨平台存储 entry opens the backup page
+  await page.getByRole('navigation', { name: '产品菜单' }).getByRole('link', { name: '跨平台存储', exact: true }).click();
+  await expect(page).toHaveURL(/\/toolbox\/cross_platform_disaster_recovery\/$/);
   await page.getByRole('button', { name: '新建备份配置' }).click();
   const dialog = page.locator('.backup-dialog');
   await dialog.locator('#root_name').fill(name);

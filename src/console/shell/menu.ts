@@ -28,14 +28,13 @@ export const PRODUCT_MENU: MenuEntry[] = [
   { label: '云监控', path: '/monitor/' },
   { label: '监控告警', path: '/toolbox/alarm/' },
   { label: '日志分析', path: '/log/log_analy/' },
-  { label: '跨平台容灾', path: '/toolbox/cross_platform_disaster_recovery/' },
   { label: '工单', path: '/work/', external: 'workorder' },
   { label: '统计分析', path: '/stats/' },
   { label: '短信服务', external: 'sms' },
   { label: '一键登录', external: 'oneclicklogin' },
   { label: '内容审核', needs: ['cloud_audit'], external: 'audit' },
   { label: '流量营销', external: 'cdp' },
-  { label: '跨平台存储' },
+  { label: '跨平台存储', path: '/toolbox/cross_platform_disaster_recovery/' },
   { label: 'DDoS 高防 IP', path: '/services/ddos/instance/' },
 ];
 
