@@ -12,6 +12,7 @@ import operatorUi from '../../../schemas/forms/operator/ui.json';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
+import { useConfirmedAction, useLoaded } from '../common/useList';
 import { errorText, type FieldError } from '../../shared/errors';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
 import { SEARCH_DEBOUNCE_MS } from '../../shared/services';
@@ -188,44 +189,17 @@ function ServicesDialog({ op, onClose }: { op: OperatorInfo; onClose(): void }) 
 }
 
 export default function OperatorsPage() {
-  const [rows, setRows] = useState<OperatorInfo[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { data: rows, failure, reload: load } = useLoaded(async () => (await api.get<{ data: OperatorInfo[] }>('/api/operators/')).data, []);
   const [editing, setEditing] = useState<OperatorForm | null>(null);
-  const [deleting, setDeleting] = useState<OperatorInfo | null>(null);
   const [services, setServices] = useState<OperatorInfo | null>(null);
   const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      setRows((await api.get<{ data: OperatorInfo[] }>('/api/operators/')).data);
-    } catch (e) {
-      setFailure(failureText(e));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const deleting = useConfirmedAction((op: OperatorInfo) => api.del('/api/operators/', { operator_id: op.operator_id }), OPERATOR_TEXTS.deleted, load);
 
   async function toggle(op: OperatorInfo) {
     setBusy(true);
     try {
       await api.post(`/api/operators/${op.status === 'enabled' ? 'disable' : 'enable'}/`, { operator_name: op.operator_name });
       notify(`${op.status === 'enabled' ? OPERATOR_TEXTS.disabled : OPERATOR_TEXTS.enabled}${OPERATOR_TEXTS.effect}`, 'success');
-      await load();
-    } catch (e) {
-      notify(failureText(e), 'danger');
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function remove() {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.del('/api/operators/', { operator_id: deleting.operator_id });
-      notify(OPERATOR_TEXTS.deleted, 'success');
-      setDeleting(null);
       await load();
     } catch (e) {
       notify(failureText(e), 'danger');
@@ -281,10 +255,10 @@ export default function OperatorsPage() {
                     <Button size="small" variant="minimal" icon="database" onClick={() => setServices(op)}>
                       管理服务
                     </Button>
-                    <Button size="small" variant="minimal" icon={op.status === 'enabled' ? 'disable' : 'play'} disabled={busy} onClick={() => toggle(op)}>
+                    <Button size="small" variant="minimal" icon={op.status === 'enabled' ? 'disable' : 'play'} disabled={busy || deleting.busy} onClick={() => toggle(op)}>
                       {op.status === 'enabled' ? '禁用' : '启用'}
                     </Button>
-                    <Button size="small" variant="minimal" intent="danger" icon="trash" onClick={() => setDeleting(op)}>
+                    <Button size="small" variant="minimal" intent="danger" icon="trash" onClick={() => deleting.setTarget(op)}>
                       删除
                     </Button>
                   </div>
@@ -313,8 +287,8 @@ export default function OperatorsPage() {
           }}
         />
       )}
-      <Alert isOpen={deleting !== null} intent="danger" icon="trash" cancelButtonText="取消" confirmButtonText="删除" loading={busy} onCancel={() => setDeleting(null)} onConfirm={remove} className="operator-delete-alert">
-        <p>确定删除操作员 {deleting?.operator_name} 吗？删除后该操作员将无法再访问任何服务。</p>
+      <Alert isOpen={deleting.target !== null} intent="danger" icon="trash" cancelButtonText="取消" confirmButtonText="删除" loading={busy || deleting.busy} onCancel={() => deleting.setTarget(null)} onConfirm={deleting.run} className="operator-delete-alert">
+        <p>确定删除操作员 {deleting.target?.operator_name} 吗？删除后该操作员将无法再访问任何服务。</p>
       </Alert>
     </div>
   );

@@ -4,12 +4,13 @@
  * the table, a no-results message; the create and edit dialogs, the delete confirmation, and the
  * real-name prompt for an account that is not verified (spec 000 §2.9, §4).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
+import { useConfirmedAction, useLoaded } from '../common/useList';
 import { sessionAtom } from '../state';
 import { defaults, fromChild, type SubaccountForm } from '../../../schemas/forms/subaccount/rules';
 import { MAX_BINDS_PER_TYPE, MAX_CHILDREN, type ChildBind, type ChildInfo } from '../../shared/permissions';
@@ -41,34 +42,30 @@ async function bindsOf(childId: number): Promise<ChildBind[]> {
 export default function SubaccountPage() {
   const session = useAtomValue(sessionAtom);
   const navigate = useNavigate();
-  const [rows, setRows] = useState<ChildInfo[] | null>(null);
   const [pager, setPager] = useState<CursorPager>({ since: null, max: null });
   const [cursor, setCursor] = useState<Cursor>({});
   const [billHidden, setBillHidden] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const [opening, setOpening] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<ChildInfo | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [realnamePrompt, setRealnamePrompt] = useState(false);
-  const [guideOpen, setGuideOpen] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
+  const { data: rows, failure, reload: load } = useLoaded(
+    async () => {
       const res = await api.get<{ children: ChildInfo[]; pager: CursorPager; grantable: { bill: boolean } }>('/api/account/child/', cursor);
-      setRows(res.children);
       setPager(res.pager);
       setBillHidden(!res.grantable.bill);
-      setFailure(null);
-    } catch (e) {
-      setFailure(failureText(e));
-      setRows([]);
-    }
-  }, [cursor]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+      return res.children;
+    },
+    [cursor],
+    [],
+  );
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [opening, setOpening] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmedAction(
+    (child: ChildInfo) => api.del('/api/account/child/', { child_id: child.child_id }),
+    DELETED_TEXT,
+    // the page may now be empty: start again from the first one
+    () => (rows?.length === 1 && cursor.max !== undefined ? setCursor({}) : load()),
+  );
+  const [realnamePrompt, setRealnamePrompt] = useState(false);
+  const [guideOpen, setGuideOpen] = useState(false);
 
   if (session.status !== 'signedIn') return null;
   const verified = session.user.verify_status === 'yes';
@@ -99,23 +96,6 @@ export default function SubaccountPage() {
       await api.post('/api/account/child/', { child_id: child.child_id, status: child.status === 'Y' ? 'N' : 'Y' });
       notify(UPDATED_TEXT, 'success');
       await load();
-    } catch (e) {
-      notify(failureText(e), 'danger');
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function remove() {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.del('/api/account/child/', { child_id: deleting.child_id });
-      notify(DELETED_TEXT, 'success');
-      setDeleting(null);
-      // the page may now be empty: start again from the first one
-      if (rows?.length === 1 && cursor.max !== undefined) setCursor({});
-      else await load();
     } catch (e) {
       notify(failureText(e), 'danger');
     } finally {
@@ -172,10 +152,10 @@ export default function SubaccountPage() {
                     <Button size="small" variant="minimal" intent="primary" icon="edit" loading={opening === c.child_id} onClick={() => edit(c)}>
                       编辑
                     </Button>
-                    <Button size="small" variant="minimal" icon={c.status === 'Y' ? 'disable' : 'play'} disabled={busy} onClick={() => toggle(c)}>
+                    <Button size="small" variant="minimal" icon={c.status === 'Y' ? 'disable' : 'play'} disabled={busy || deleting.busy} onClick={() => toggle(c)}>
                       {c.status === 'Y' ? '禁用' : '启用'}
                     </Button>
-                    <Button size="small" variant="minimal" intent="danger" icon="trash" onClick={() => setDeleting(c)}>
+                    <Button size="small" variant="minimal" intent="danger" icon="trash" onClick={() => deleting.setTarget(c)}>
                       删除
                     </Button>
                   </div>
@@ -205,17 +185,17 @@ export default function SubaccountPage() {
       )}
 
       <Alert
-        isOpen={deleting !== null}
+        isOpen={deleting.target !== null}
         intent="danger"
         icon="trash"
         cancelButtonText="取消"
         confirmButtonText="删除"
-        loading={busy}
-        onCancel={() => setDeleting(null)}
-        onConfirm={remove}
+        loading={busy || deleting.busy}
+        onCancel={() => deleting.setTarget(null)}
+        onConfirm={deleting.run}
         className="subaccount-delete-alert"
       >
-        <p>确定删除子账号 {deleting?.child_name} 吗？</p>
+        <p>确定删除子账号 {deleting.target?.child_name} 吗？</p>
         <p>删除后该子账号将无法登录，已授权的服务也会一并取消。</p>
       </Alert>
 

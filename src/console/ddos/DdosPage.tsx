@@ -5,9 +5,9 @@
  * the attack list. The rule forms are the declarations schemas/forms/ddos_*; list calls read 24018 as
  * empty. Main accounts only (src/console/access.ts; the server enforces it).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import l7Schema from '../../../schemas/forms/ddos_l7/schema.json';
 import l7Ui from '../../../schemas/forms/ddos_l7/ui.json';
@@ -15,7 +15,6 @@ import nonWebsiteSchema from '../../../schemas/forms/ddos_non_website/schema.jso
 import nonWebsiteUi from '../../../schemas/forms/ddos_non_website/ui.json';
 import l4Schema from '../../../schemas/forms/ddos_l4/schema.json';
 import l4Ui from '../../../schemas/forms/ddos_l4/ui.json';
-import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api } from '../api/client';
 import { notify } from '../common/toaster';
 import {
@@ -39,15 +38,10 @@ import {
 } from '../../shared/ddos';
 import { ddosList, FailureCallout, StatusTag, toFailure, type Failure } from './common';
 import { FlowChart, formatValue, type FlowSeries } from './FlowChart';
+import { Pager, RuleTable, type CursorQuery } from './RuleTable';
 import './ddos.css';
 
 const fmt = (t: string | null) => (t ? dayjs(t).format('YYYY-MM-DD HH:mm') : '—');
-
-/** The IP field of a form offers the instance's IPs (same messages as the declaration's). */
-function withIps(schema: any, ips: string[]) {
-  const ip = schema.properties.ip;
-  return { ...schema, properties: { ...schema.properties, ip: { ...ip, enum: ips.length ? ips : [''], errorMessage: { ...ip.errorMessage, enum: '请选择高防 IP' } } } };
-}
 
 function useInstances() {
   const [instances, setInstances] = useState<DdosInstance[] | null>(null);
@@ -119,103 +113,15 @@ function useIps(instanceId: number) {
   return ips;
 }
 
-/** A dialog with a declaration's form, saving with one call; the server's field messages under their fields. */
-function RuleDialog(props: { title: string; schema: object; ui: Record<string, unknown>; initial: Record<string, unknown>; onSave: (value: any) => Promise<unknown>; onClose: (saved: boolean) => void }) {
-  const [value, setValue] = useState<Record<string, unknown>>(props.initial);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [saving, setSaving] = useState(false);
-  const formRef = useRef<any>(null);
-  async function save() {
-    setFailure(null);
-    if (!formRef.current?.validateForm()) return;
-    setSaving(true);
-    try {
-      await props.onSave(value);
-      notify('配置成功');
-      props.onClose(true);
-    } catch (e) {
-      setFailure(toFailure(e));
-    } finally {
-      setSaving(false);
-    }
-  }
-  return (
-    <Dialog isOpen title={props.title} onClose={() => props.onClose(false)} className="ddos-rule-dialog" style={{ width: 600 }}>
-      <DialogBody>
-        <FailureCallout failure={failure} />
-        <DeclarationForm schema={props.schema} ui={props.ui} formData={value} onChange={setValue} errors={failure?.errors} formRef={formRef} />
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text="取消" onClick={() => props.onClose(false)} />
-            <Button intent="primary" text="确定" loading={saving} onClick={save} />
-          </>
-        }
-      />
-    </Dialog>
-  );
-}
-
-function ConfirmDelete(props: { text: string; onConfirm: () => Promise<void>; onClose: () => void }) {
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  return (
-    <Dialog isOpen title="删除确认" onClose={props.onClose}>
-      <DialogBody>
-        <FailureCallout failure={failure} />
-        <p>{props.text}</p>
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text="取消" onClick={props.onClose} />
-            <Button
-              intent="danger"
-              text="删除"
-              loading={busy}
-              onClick={async () => {
-                setBusy(true);
-                try {
-                  await props.onConfirm();
-                  notify('删除成功');
-                  props.onClose();
-                } catch (e) {
-                  setFailure(toFailure(e));
-                  setBusy(false);
-                }
-              }}
-            />
-          </>
-        }
-      />
-    </Dialog>
-  );
-}
-
-/** Previous / next over since/max cursors. */
-function Pager(props: { pager?: { since: number | null; max: number | null }; onPage: (q: { since?: number; max?: number }) => void }) {
-  if (!props.pager || (props.pager.since === null && props.pager.max === null)) return null;
-  return (
-    <ButtonGroup className="ddos-pager">
-      <Button icon="chevron-left" text="上一页" disabled={props.pager.since === null} onClick={() => props.onPage({ since: props.pager!.since! })} />
-      <Button rightIcon="chevron-right" text="下一页" disabled={props.pager.max === null} onClick={() => props.onPage({ max: props.pager!.max! })} />
-    </ButtonGroup>
-  );
-}
-
 // ---- instance/ ----
 
 function InstanceTab({ instance }: { instance: DdosInstance }) {
   const ips = useIps(instance.id);
   const [rules, setRules] = useState<DdosL4Rule[] | null>(null);
-  const [editing, setEditing] = useState<Record<string, unknown> | null>(null);
-  const [deleting, setDeleting] = useState<DdosL4Rule | null>(null);
   const load = useCallback(() => {
     ddosList<DdosL4Rule>('/api/ddos/l4', { instance_id: instance.id, limit: 100 }).then((r) => setRules(r.data)).catch(() => setRules([]));
   }, [instance.id]);
   useEffect(load, [load]);
-  const schema = useMemo(() => withIps(l4Schema, ips.map((i) => i.ip)), [ips]);
   return (
     <>
       <Card className="ddos-instance">
@@ -255,58 +161,37 @@ function InstanceTab({ instance }: { instance: DdosInstance }) {
           ))}
         </tbody>
       </HTMLTable>
-      <div className="ddos-section-head">
-        <H5 className="ddos-section-title">四层防护策略</H5>
-        <Button icon="add" text="添加策略" onClick={() => setEditing({ instance_id: instance.id, ip: ips[0]?.ip, type: 'blacklist', values: [], status: 'on' })} />
-      </div>
-      {rules === null ? (
-        <Spinner size={20} />
-      ) : rules.length === 0 ? (
-        <NonIdealState icon="filter" title="暂无四层防护策略" />
-      ) : (
-        <HTMLTable className="ddos-table" striped>
-          <thead>
-            <tr>
-              <th>高防 IP</th>
-              <th>策略类型</th>
-              <th>内容</th>
-              <th>状态</th>
-              <th>操作</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rules.map((r) => (
-              <tr key={r.id}>
-                <td>{r.ip}</td>
-                <td>{L4_TYPES[r.type]}</td>
-                <td>
-                  {r.values.join('、') || (r.type === 'rate_limit' ? '所有来源' : '—')}
-                  {r.limit !== null && `（${r.limit} pps）`}
-                </td>
-                <td>{RULE_STATUS[r.status]}</td>
-                <td>
-                  <Button minimal small text="编辑" onClick={() => setEditing({ id: r.id, instance_id: r.instance_id, ip: r.ip, type: r.type, values: r.values, ...(r.limit !== null ? { limit: r.limit } : {}), status: r.status })} />
-                  <Button minimal small intent="danger" text="删除" onClick={() => setDeleting(r)} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
-      {editing && (
-        <RuleDialog
-          title={editing.id ? '编辑四层防护策略' : '添加四层防护策略'}
-          schema={schema}
-          ui={l4Ui}
-          initial={editing}
-          onSave={(v) => (v.id ? api.post('/api/ddos/l4', v) : api.put('/api/ddos/l4', v))}
-          onClose={(saved) => {
-            setEditing(null);
-            if (saved) load();
-          }}
-        />
-      )}
-      {deleting && <ConfirmDelete text={`确认删除 ${deleting.ip} 的${L4_TYPES[deleting.type]}策略吗？`} onConfirm={async () => void (await api.del('/api/ddos/l4', { id: deleting.id }))} onClose={() => (setDeleting(null), load())} />}
+      <RuleTable<DdosL4Rule>
+        head={<H5 className="ddos-section-title">四层防护策略</H5>}
+        add={{ text: '添加策略' }}
+        noun="四层防护策略"
+        initial={{ instance_id: instance.id, ip: ips[0]?.ip, type: 'blacklist', values: [], status: 'on' }}
+        schema={l4Schema}
+        ui={l4Ui}
+        ips={ips}
+        rules={rules}
+        spinnerSize={20}
+        empty={{ icon: 'filter', title: '暂无四层防护策略' }}
+        columns={[
+          { title: '高防 IP', cell: (r) => r.ip },
+          { title: '策略类型', cell: (r) => L4_TYPES[r.type] },
+          {
+            title: '内容',
+            cell: (r) => (
+              <>
+                {r.values.join('、') || (r.type === 'rate_limit' ? '所有来源' : '—')}
+                {r.limit !== null && `（${r.limit} pps）`}
+              </>
+            ),
+          },
+          { title: '状态', cell: (r) => RULE_STATUS[r.status] },
+        ]}
+        toForm={(r) => ({ id: r.id, instance_id: r.instance_id, ip: r.ip, type: r.type, values: r.values, ...(r.limit !== null ? { limit: r.limit } : {}), status: r.status })}
+        save={(v) => (v.id ? api.post('/api/ddos/l4', v) : api.put('/api/ddos/l4', v))}
+        deleteUrl="/api/ddos/l4"
+        deleteText={(r) => `确认删除 ${r.ip} 的${L4_TYPES[r.type]}策略吗？`}
+        reload={load}
+      />
     </>
   );
 }
@@ -316,7 +201,7 @@ function InstanceTab({ instance }: { instance: DdosInstance }) {
 function useRules(instanceId: number, type: 'website' | 'non_website') {
   const [rules, setRules] = useState<DdosL7Rule[] | null>(null);
   const [pager, setPager] = useState<{ since: number | null; max: number | null; total?: number }>();
-  const [query, setQuery] = useState<{ since?: number; max?: number }>({});
+  const [query, setQuery] = useState<CursorQuery>({});
   const load = useCallback(() => {
     ddosList<DdosL7Rule>('/api/ddos/l7', { instance_id: instanceId, type, limit: DDOS_PAGE_SIZE, ...query })
       .then((r) => {
@@ -326,15 +211,15 @@ function useRules(instanceId: number, type: 'website' | 'non_website') {
       .catch(() => setRules([]));
   }, [instanceId, type, query]);
   useEffect(load, [load]);
-  return { rules, pager, load, setQuery };
+  return { rules, pager, reload: load, onPage: setQuery };
 }
+
+const STATUS_COLUMN = { title: '状态', cell: (r: DdosL7Rule) => <StatusTag text={RULE_STATUS[r.status]} intent={r.status === 'on' ? 'success' : 'none'} /> };
+const protocolsText = (r: DdosL7Rule) => r.protocols.map((p) => p.toUpperCase()).join(' / ');
 
 function WebsiteTab({ instance }: { instance: DdosInstance }) {
   const ips = useIps(instance.id);
-  const { rules, pager, load, setQuery } = useRules(instance.id, 'website');
-  const [editing, setEditing] = useState<Record<string, unknown> | null>(null);
-  const [deleting, setDeleting] = useState<DdosL7Rule | null>(null);
-  const schema = useMemo(() => withIps(l7Schema, ips.map((i) => i.ip)), [ips]);
+  const list = useRules(instance.id, 'website');
   async function toggleWaf(r: DdosL7Rule, waf: boolean, mode = r.waf_mode) {
     try {
       await api.post('/api/ddos/l7/waf', { id: r.id, waf, mode });
@@ -342,150 +227,83 @@ function WebsiteTab({ instance }: { instance: DdosInstance }) {
     } catch (e) {
       notify(toFailure(e).message, 'danger');
     }
-    load();
+    list.reload();
   }
   return (
-    <>
-      <div className="ddos-section-head">
+    <RuleTable<DdosL7Rule>
+      {...list}
+      head={
         <span className="ddos-count">
-          网站业务规则 {pager?.total ?? rules?.length ?? 0} / {instance.max_websites}
+          网站业务规则 {list.pager?.total ?? list.rules?.length ?? 0} / {instance.max_websites}
         </span>
-        <Button intent="primary" icon="add" text="添加网站" onClick={() => setEditing({ instance_id: instance.id, ip: ips[0]?.ip, protocols: ['http'], origins: [], cc_level: 'normal', status: 'on' })} />
-      </div>
-      <Callout className="ddos-note" icon="info-sign">
-        添加后请将域名解析（CNAME 或 A 记录）指向高防 IP，流量经清洗后转发到源站。
-      </Callout>
-      {rules === null ? (
-        <Spinner />
-      ) : rules.length === 0 ? (
-        <NonIdealState icon="globe-network" title="暂无网站业务规则" />
-      ) : (
-        <HTMLTable className="ddos-table" striped data-testid="ddos-website-rules">
-          <thead>
-            <tr>
-              <th>防护域名</th>
-              <th>高防 IP</th>
-              <th>协议</th>
-              <th>源站</th>
-              <th>CC 防护</th>
-              <th>WAF</th>
-              <th>状态</th>
-              <th>操作</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rules.map((r) => (
-              <tr key={r.id}>
-                <td>{r.domain}</td>
-                <td>{r.ip}</td>
-                <td>{r.protocols.map((p) => p.toUpperCase()).join(' / ')}</td>
-                <td>{r.origins.join('、')}</td>
-                <td>{CC_LEVELS[r.cc_level ?? 'off']}</td>
-                <td className="ddos-waf">
-                  <Switch checked={r.waf} label={r.waf ? WAF_MODES[r.waf_mode] : '关闭'} onChange={(e) => toggleWaf(r, e.currentTarget.checked)} aria-label={`${r.domain} 的 WAF`} />
-                  {r.waf && <Button minimal small text={r.waf_mode === 'block' ? '改为仅记录' : '改为拦截'} onClick={() => toggleWaf(r, true, r.waf_mode === 'block' ? 'observe' : 'block')} />}
-                </td>
-                <td>
-                  <StatusTag text={RULE_STATUS[r.status]} intent={r.status === 'on' ? 'success' : 'none'} />
-                </td>
-                <td>
-                  <Button minimal small text="编辑" onClick={() => setEditing({ id: r.id, instance_id: r.instance_id, ip: r.ip, domain: r.domain, protocols: r.protocols, origins: r.origins, cc_level: r.cc_level, status: r.status })} />
-                  <Button minimal small intent="danger" text="删除" onClick={() => setDeleting(r)} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
-      <Pager pager={pager} onPage={setQuery} />
-      {editing && (
-        <RuleDialog
-          title={editing.id ? '编辑网站业务规则' : '添加网站业务规则'}
-          schema={schema}
-          ui={l7Ui}
-          initial={editing}
-          onSave={(v) => (v.id ? api.post('/api/ddos/l7', v) : api.put('/api/ddos/l7', v))}
-          onClose={(saved) => {
-            setEditing(null);
-            if (saved) load();
-          }}
-        />
-      )}
-      {deleting && <ConfirmDelete text={`确认删除 ${deleting.domain} 的防护规则吗？删除后该域名的流量不再经过高防清洗。`} onConfirm={async () => void (await api.del('/api/ddos/l7', { id: deleting.id }))} onClose={() => (setDeleting(null), load())} />}
-    </>
+      }
+      add={{ text: '添加网站', intent: 'primary' }}
+      note="添加后请将域名解析（CNAME 或 A 记录）指向高防 IP，流量经清洗后转发到源站。"
+      noun="网站业务规则"
+      initial={{ instance_id: instance.id, ip: ips[0]?.ip, protocols: ['http'], origins: [], cc_level: 'normal', status: 'on' }}
+      schema={l7Schema}
+      ui={l7Ui}
+      ips={ips}
+      empty={{ icon: 'globe-network', title: '暂无网站业务规则' }}
+      testId="ddos-website-rules"
+      columns={[
+        { title: '防护域名', cell: (r) => r.domain },
+        { title: '高防 IP', cell: (r) => r.ip },
+        { title: '协议', cell: protocolsText },
+        { title: '源站', cell: (r) => r.origins.join('、') },
+        { title: 'CC 防护', cell: (r) => CC_LEVELS[r.cc_level ?? 'off'] },
+        {
+          title: 'WAF',
+          className: 'ddos-waf',
+          cell: (r) => (
+            <>
+              <Switch checked={r.waf} label={r.waf ? WAF_MODES[r.waf_mode] : '关闭'} onChange={(e) => toggleWaf(r, e.currentTarget.checked)} aria-label={`${r.domain} 的 WAF`} />
+              {r.waf && <Button minimal small text={r.waf_mode === 'block' ? '改为仅记录' : '改为拦截'} onClick={() => toggleWaf(r, true, r.waf_mode === 'block' ? 'observe' : 'block')} />}
+            </>
+          ),
+        },
+        STATUS_COLUMN,
+      ]}
+      toForm={(r) => ({ id: r.id, instance_id: r.instance_id, ip: r.ip, domain: r.domain, protocols: r.protocols, origins: r.origins, cc_level: r.cc_level, status: r.status })}
+      save={(v) => (v.id ? api.post('/api/ddos/l7', v) : api.put('/api/ddos/l7', v))}
+      deleteUrl="/api/ddos/l7"
+      deleteText={(r) => `确认删除 ${r.domain} 的防护规则吗？删除后该域名的流量不再经过高防清洗。`}
+    />
   );
 }
 
 function NonWebsiteTab({ instance }: { instance: DdosInstance }) {
   const ips = useIps(instance.id);
-  const { rules, pager, load, setQuery } = useRules(instance.id, 'non_website');
-  const [editing, setEditing] = useState<Record<string, unknown> | null>(null);
-  const [deleting, setDeleting] = useState<DdosL7Rule | null>(null);
-  const schema = useMemo(() => withIps(nonWebsiteSchema, ips.map((i) => i.ip)), [ips]);
+  const list = useRules(instance.id, 'non_website');
   return (
-    <>
-      <div className="ddos-section-head">
+    <RuleTable<DdosL7Rule>
+      {...list}
+      head={
         <span className="ddos-count">
-          非网站业务规则 {pager?.total ?? rules?.length ?? 0} / {instance.max_ports}
+          非网站业务规则 {list.pager?.total ?? list.rules?.length ?? 0} / {instance.max_ports}
         </span>
-        <Button intent="primary" icon="add" text="添加转发规则" onClick={() => setEditing({ instance_id: instance.id, ip: ips[0]?.ip, protocol: 'tcp', origins: [], status: 'on' })} />
-      </div>
-      <Callout className="ddos-note" icon="info-sign">
-        非网站业务（游戏、App、TCP/UDP 服务）按端口转发：客户端访问高防 IP 的转发端口，清洗后的流量转发到源站端口。
-      </Callout>
-      {rules === null ? (
-        <Spinner />
-      ) : rules.length === 0 ? (
-        <NonIdealState icon="exchange" title="暂无非网站业务规则" />
-      ) : (
-        <HTMLTable className="ddos-table" striped>
-          <thead>
-            <tr>
-              <th>高防 IP</th>
-              <th>协议</th>
-              <th>转发端口</th>
-              <th>源站端口</th>
-              <th>源站 IP</th>
-              <th>状态</th>
-              <th>操作</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rules.map((r) => (
-              <tr key={r.id}>
-                <td>{r.ip}</td>
-                <td>{r.protocols.map((p) => p.toUpperCase()).join(' / ')}</td>
-                <td>{r.port}</td>
-                <td>{r.origin_port}</td>
-                <td>{r.origins.join('、')}</td>
-                <td>
-                  <StatusTag text={RULE_STATUS[r.status]} intent={r.status === 'on' ? 'success' : 'none'} />
-                </td>
-                <td>
-                  <Button minimal small text="编辑" onClick={() => setEditing({ id: r.id, instance_id: r.instance_id, ip: r.ip, protocol: r.protocols[0], port: r.port, origin_port: r.origin_port, origins: r.origins, status: r.status })} />
-                  <Button minimal small intent="danger" text="删除" onClick={() => setDeleting(r)} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
-      <Pager pager={pager} onPage={setQuery} />
-      {editing && (
-        <RuleDialog
-          title={editing.id ? '编辑转发规则' : '添加转发规则'}
-          schema={schema}
-          ui={nonWebsiteUi}
-          initial={editing}
-          onSave={(v) => api.put('/api/ddos/l7/non_website', v)}
-          onClose={(saved) => {
-            setEditing(null);
-            if (saved) load();
-          }}
-        />
-      )}
-      {deleting && <ConfirmDelete text={`确认删除 ${deleting.ip}:${deleting.port} 的转发规则吗？`} onConfirm={async () => void (await api.del('/api/ddos/l7', { id: deleting.id }))} onClose={() => (setDeleting(null), load())} />}
-    </>
+      }
+      add={{ text: '添加转发规则', intent: 'primary' }}
+      note="非网站业务（游戏、App、TCP/UDP 服务）按端口转发：客户端访问高防 IP 的转发端口，清洗后的流量转发到源站端口。"
+      noun="转发规则"
+      initial={{ instance_id: instance.id, ip: ips[0]?.ip, protocol: 'tcp', origins: [], status: 'on' }}
+      schema={nonWebsiteSchema}
+      ui={nonWebsiteUi}
+      ips={ips}
+      empty={{ icon: 'exchange', title: '暂无非网站业务规则' }}
+      columns={[
+        { title: '高防 IP', cell: (r) => r.ip },
+        { title: '协议', cell: protocolsText },
+        { title: '转发端口', cell: (r) => r.port },
+        { title: '源站端口', cell: (r) => r.origin_port },
+        { title: '源站 IP', cell: (r) => r.origins.join('、') },
+        STATUS_COLUMN,
+      ]}
+      toForm={(r) => ({ id: r.id, instance_id: r.instance_id, ip: r.ip, protocol: r.protocols[0], port: r.port, origin_port: r.origin_port, origins: r.origins, status: r.status })}
+      save={(v) => api.put('/api/ddos/l7/non_website', v)}
+      deleteUrl="/api/ddos/l7"
+      deleteText={(r) => `确认删除 ${r.ip}:${r.port} 的转发规则吗？`}
+    />
   );
 }
 

@@ -3,7 +3,7 @@
  * (PUT /api/monitor/), edited (POST), shown on /monitor/ or hidden (POST /api/monitor/visible/) and
  * deleted (DELETE). The task form is the declaration schemas/forms/monitor_task.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import taskSchema from '../../../schemas/forms/monitor_task/schema.json';
@@ -11,6 +11,7 @@ import taskUi from '../../../schemas/forms/monitor_task/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
+import { useConfirmedAction, useLoaded } from '../common/useList';
 import { settingIO } from '../services/settingIO';
 import type { FieldError } from '../../shared/errors';
 import { formatMetric, MONITOR_MAX_TASKS, MONITOR_METRICS, MONITOR_OPERATORS, MONITOR_STATE_LABELS, type MonitorTask } from '../../shared/monitor';
@@ -30,24 +31,9 @@ export const conditionText = (t: Pick<MonitorTask, 'metric' | 'operator' | 'thre
   `${t.period} 分钟内${MONITOR_METRICS[t.metric].label}${MONITOR_OPERATORS[t.operator]} ${formatMetric(t.metric, t.threshold)}`;
 
 export default function AlarmPage() {
-  const [tasks, setTasks] = useState<MonitorTask[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { data: tasks, failure, reload: load } = useLoaded(async () => (await api.get<{ data: MonitorTask[] }>('/api/monitor/')).data, [], []);
   const [editing, setEditing] = useState<MonitorTask | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<MonitorTask | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
-      setTasks((await api.get<{ data: MonitorTask[] }>('/api/monitor/')).data);
-      setFailure(null);
-    } catch (e) {
-      setFailure(failureText(e));
-      setTasks([]);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const deleting = useConfirmedAction((t: MonitorTask) => api.del('/api/monitor/', { id: t.id }), '删除成功', () => void load());
 
   async function setVisible(t: MonitorTask, visible: boolean) {
     try {
@@ -56,21 +42,6 @@ export default function AlarmPage() {
       void load();
     } catch (e) {
       notify(failureText(e), 'danger');
-    }
-  }
-
-  async function remove() {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.del('/api/monitor/', { id: deleting.id });
-      notify('删除成功');
-      setDeleting(null);
-      void load();
-    } catch (e) {
-      notify(failureText(e), 'danger');
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -122,7 +93,7 @@ export default function AlarmPage() {
                     <Button variant="minimal" intent="primary" onClick={() => setEditing(t)}>
                       编辑
                     </Button>
-                    <Button variant="minimal" intent="danger" onClick={() => setDeleting(t)}>
+                    <Button variant="minimal" intent="danger" onClick={() => deleting.setTarget(t)}>
                       删除
                     </Button>
                   </td>
@@ -142,8 +113,8 @@ export default function AlarmPage() {
           }}
         />
       )}
-      <Alert isOpen={deleting !== null} intent="danger" icon="trash" cancelButtonText="取消" confirmButtonText="删除" loading={busy} onCancel={() => setDeleting(null)} onConfirm={remove}>
-        <p>确定删除告警任务 {deleting?.name} 吗？</p>
+      <Alert isOpen={deleting.target !== null} intent="danger" icon="trash" cancelButtonText="取消" confirmButtonText="删除" loading={deleting.busy} onCancel={() => deleting.setTarget(null)} onConfirm={deleting.run}>
+        <p>确定删除告警任务 {deleting.target?.name} 吗？</p>
       </Alert>
     </div>
   );

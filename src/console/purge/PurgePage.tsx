@@ -16,6 +16,7 @@ import preheatSchema from '../../../schemas/forms/preheat/schema.json';
 import preheatUi from '../../../schemas/forms/preheat/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../api/client';
+import { useLoaded } from '../common/useList';
 import type { FieldError } from '../../shared/errors';
 import { PURGE_KIND_LABELS, PURGE_STATUS_LABELS, type PurgeKind, type PurgeQuota, type PurgeTask } from '../../shared/purge';
 
@@ -132,27 +133,19 @@ function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
   const [params] = useSearchParams();
   const [kind, setKind] = useState<string>(params.get('kind') ?? '');
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<PurgeTask[] | null>(null);
   const [pager, setPager] = useState({ total: 0, page: 1, pages: 1 });
-  const [failure, setFailure] = useState<string | null>(null);
   const submitted = params.get('urlNumber');
 
-  const load = useCallback(async () => {
-    try {
+  const { data: rows, failure, reload: load } = useLoaded(
+    async () => {
       const res = await api.get<{ data: PurgeTask[]; pager: typeof pager; quota: PurgeQuota[] }>('/api/purge/list', { page, limit: 20, ...(kind ? { kind } : {}) });
-      setRows(res.data);
       setPager(res.pager);
       onQuota(res.quota);
-      setFailure(null);
-    } catch (e) {
-      setFailure(failureText(e));
-      setRows([]);
-    }
-  }, [kind, page, onQuota]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+      return res.data;
+    },
+    [kind, page, onQuota],
+    [],
+  );
   // follow the tasks while any is still being processed
   const waiting = rows?.some((r) => r.status === 'waiting');
   useEffect(() => {

@@ -13,6 +13,7 @@ import orderUi from '../../../schemas/forms/work_order/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
+import { useLoaded } from '../common/useList';
 import type { FieldError } from '../../shared/errors';
 import { ATTACHMENT_HELP, WORK_ORDER_STATUS_LABELS, WORK_ORDER_TYPES, type WorkOrderAttachment, type WorkOrderReply, type WorkOrderStatus, type WorkOrderSummary } from '../../shared/monitor';
 
@@ -73,26 +74,18 @@ export default function WorkOrderPage() {
   const [params, setParams] = useSearchParams();
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<WorkOrderSummary[] | null>(null);
   const [pager, setPager] = useState({ total: 0, page: 1, pages: 1 });
-  const [failure, setFailure] = useState<string | null>(null);
+  const { data: rows, failure, reload: load } = useLoaded(
+    async () => {
+      const res = await api.get<{ data: WorkOrderSummary[]; pager: typeof pager }>('/api/workorder/list/', { page, limit: 20, ...(status ? { status } : {}) });
+      setPager(res.pager);
+      return res.data;
+    },
+    [page, status],
+    [],
+  );
   const [creating, setCreating] = useState(false);
   const openId = Number(params.get('id')) || null;
-
-  const load = useCallback(async () => {
-    try {
-      const res = await api.get<{ data: WorkOrderSummary[]; pager: typeof pager }>('/api/workorder/list/', { page, limit: 20, ...(status ? { status } : {}) });
-      setRows(res.data);
-      setPager(res.pager);
-      setFailure(null);
-    } catch (e) {
-      setFailure(failureText(e));
-      setRows([]);
-    }
-  }, [page, status]);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   return (
     <div className="work-page">

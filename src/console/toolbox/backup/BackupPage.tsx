@@ -4,7 +4,7 @@
  * or disabled and deleted (/api/third_backup/configure/), and their log (GET /api/third_backup/logs/).
  * The form is the declaration schemas/forms/third_backup; the secret is never shown again.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H3, H5, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import backupSchema from '../../../../schemas/forms/third_backup/schema.json';
@@ -12,32 +12,24 @@ import backupUi from '../../../../schemas/forms/third_backup/ui.json';
 import { DeclarationForm } from '../../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../../api/client';
 import { notify } from '../../common/toaster';
+import { useConfirmedAction, useLoaded } from '../../common/useList';
 import { settingIO } from '../../services/settingIO';
 import type { FieldError } from '../../../shared/errors';
 import { BACKUP_ACTION_LABELS, BACKUP_MAX_CONFIGS, BACKUP_PLATFORMS, type BackupConfig, type BackupLog } from '../../../shared/monitor';
 
 export default function BackupPage() {
-  const [configs, setConfigs] = useState<BackupConfig[] | null>(null);
   const [logs, setLogs] = useState<BackupLog[]>([]);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [editing, setEditing] = useState<BackupConfig | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<BackupConfig | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async () => {
-    try {
+  const { data: configs, failure, reload: load } = useLoaded(
+    async () => {
       const [c, l] = await Promise.all([api.get<{ data: BackupConfig[] }>('/api/third_backup/list/'), api.get<{ data: BackupLog[] }>('/api/third_backup/logs/', { limit: 20 })]);
-      setConfigs(c.data);
       setLogs(l.data);
-      setFailure(null);
-    } catch (e) {
-      setFailure(failureText(e));
-      setConfigs([]);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+      return c.data;
+    },
+    [],
+    [],
+  );
+  const [editing, setEditing] = useState<BackupConfig | 'new' | null>(null);
+  const deleting = useConfirmedAction((c: BackupConfig) => api.del('/api/third_backup/configure/', { id: c.id }), '删除成功', () => void load());
 
   async function toggle(c: BackupConfig, enabled: boolean) {
     try {
@@ -46,20 +38,6 @@ export default function BackupPage() {
       void load();
     } catch (e) {
       notify(failureText(e), 'danger');
-    }
-  }
-  async function remove() {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await api.del('/api/third_backup/configure/', { id: deleting.id });
-      notify('删除成功');
-      setDeleting(null);
-      void load();
-    } catch (e) {
-      notify(failureText(e), 'danger');
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -112,7 +90,7 @@ export default function BackupPage() {
                     <Button variant="minimal" intent="primary" onClick={() => setEditing(c)}>
                       修改
                     </Button>
-                    <Button variant="minimal" intent="danger" onClick={() => setDeleting(c)}>
+                    <Button variant="minimal" intent="danger" onClick={() => deleting.setTarget(c)}>
                       删除
                     </Button>
                   </td>
@@ -153,8 +131,8 @@ export default function BackupPage() {
           }}
         />
       )}
-      <Alert isOpen={deleting !== null} intent="danger" icon="trash" cancelButtonText="取消" confirmButtonText="删除" loading={busy} onCancel={() => setDeleting(null)} onConfirm={remove}>
-        <p>确定删除备份配置 {deleting?.name} 吗？已备份到目标平台的文件不会被删除。</p>
+      <Alert isOpen={deleting.target !== null} intent="danger" icon="trash" cancelButtonText="取消" confirmButtonText="删除" loading={deleting.busy} onCancel={() => deleting.setTarget(null)} onConfirm={deleting.run}>
+        <p>确定删除备份配置 {deleting.target?.name} 吗？已备份到目标平台的文件不会被删除。</p>
       </Alert>
     </div>
   );
