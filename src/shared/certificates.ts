@@ -43,6 +43,8 @@ export interface CertificateInfo {
 
 /** At most this many free certificates per account (spec 002 §9; 24601). */
 export const FREE_CERT_LIMIT = 20;
+/** Where the free-certificate extension packages are bought (each unit: one free certificate beyond FREE_CERT_LIMIT). */
+export const SSLPACK_LINK = '/billing/sslpack/';
 
 /** Free certificate agents (spec 002 §3, §7): each has its own call; all are issued over ACME (docs/certificates.md). */
 export const FREE_AGENTS = {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Client, startTestServer, type TestServer } from './helpers';
 import { freePort, startPebble, type Pebble } from './certificates-pebble';
 import { runAcmeJobs, type AcmeConfig } from '../../src/server/certificates/acme';
+import { grantPackage } from '../../src/server/billing/resources/grant';
 
 let s: TestServer;
 let pebble: Pebble;
@@ -65,14 +66,47 @@ describe('applying', () => {
     const ids = (await s.db.insertInto('certificate_applications').values(rows).returning('id').execute()).map((r) => r.id);
     try {
       const res = await demo.post('/api/https/letsencrypt', { agent: 'letsencrypt', domains: ['act3.demo-example.com'] });
-      expect(res.json()).toMatchObject({ error_code: 24601 });
+      expect(res.json()).toMatchObject({ error_code: 24601, message: '免费证书最多申请 20 张', data: { link: '/billing/sslpack/' } });
       const list = await demo.get('/api/https/apply/certificate_list/?limit=5');
-      expect(list.json()).toMatchObject({ free_used: 20, free_limit: 20 });
+      expect(list.json()).toMatchObject({ free_used: 20, free_limit: 20, pack_remain: 0 });
       expect(list.json().data).toHaveLength(5);
     } finally {
       await s.db.deleteFrom('certificate_applications').where('id', 'in', ids).execute();
     }
   });
+
+  it('beyond 20, each application takes one unit of a free-certificate extension package; a failed one gives it back', async () => {
+    const user = await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const rows = Array.from({ length: 20 }, (_, i) => ({ account_id: user.id, agent: 'letsencrypt', domains: JSON.stringify([`m${i}.demo-example.com`]), status: 'issued' }));
+    const ids = (await s.db.insertInto('certificate_applications').values(rows).returning('id').execute()).map((r) => r.id);
+    // an expired package is not used; the valid one is
+    const old = await grantPackage(s.db, user.id, { kind: 'sslpack', spec: 'sslpack_10', amount: 10, unit: '张', validDays: 1, startsAt: new Date(Date.now() - 3 * 86_400_000) });
+    const pack = await grantPackage(s.db, user.id, { kind: 'sslpack', spec: 'sslpack_10', amount: 10, unit: '张', validDays: 365 });
+    const remainOf = async (id: number) => Number((await s.db.selectFrom('resource_packages').select('remain').where('id', '=', id).executeTakeFirstOrThrow()).remain);
+    try {
+      const res = await demo.post('/api/https/letsencrypt', { agent: 'letsencrypt', domains: ['act3.demo-example.com'] });
+      expect(res.statusCode).toBe(200);
+      const applyId = res.json().data.apply_id;
+      expect((await s.db.selectFrom('certificate_applications').select('pack_id').where('id', '=', applyId).executeTakeFirstOrThrow()).pack_id).toBe(pack);
+      expect([await remainOf(old), await remainOf(pack)]).toEqual([10, 9]);
+      expect((await demo.get('/api/https/apply/certificate_list/?limit=5')).json()).toMatchObject({ free_used: 21, free_limit: 20, pack_remain: 9 });
+      expect((await demo.get('/api/resources/usage?kind=sslpack')).json().data).toEqual([{ day: expect.any(String), quantity: 1, covered: 1, charged: 0 }]);
+      // the CA cannot validate (a pebble whose validation goes to a port where nothing listens): the unit goes back
+      const elsewhere = await startPebble(await freePort());
+      try {
+        expect(await runAcmeJobs(s.db, { ...acme, directoryUrl: elsewhere.directoryUrl, caFile: elsewhere.caFile })).toBe(1);
+      } finally {
+        await elsewhere.stop();
+      }
+      const failed = await s.db.selectFrom('certificate_applications').select(['status', 'pack_id']).where('id', '=', applyId).executeTakeFirstOrThrow();
+      expect(failed).toEqual({ status: 'failed', pack_id: null });
+      expect(await remainOf(pack)).toBe(10);
+      await s.db.deleteFrom('certificate_applications').where('id', '=', applyId).execute();
+    } finally {
+      await s.db.deleteFrom('certificate_applications').where('id', 'in', ids).execute();
+      await s.db.deleteFrom('resource_packages').where('id', 'in', [old, pack]).execute();
+    }
+  }, 120_000);
 });
 
 describe('ACME against pebble', () => {

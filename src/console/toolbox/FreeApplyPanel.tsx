@@ -12,7 +12,8 @@ import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
-import { FREE_AGENTS, type ApplyStatus, type CertificateApplication, type FreeAgent } from '../../shared/certificates';
+import { FREE_AGENTS, SSLPACK_LINK, type ApplyStatus, type CertificateApplication, type FreeAgent } from '../../shared/certificates';
+import { Link } from 'react-router-dom';
 import type { CursorPager } from '../../shared/buckets';
 
 const STATUS_INTENT: Record<ApplyStatus, Intent> = { dcv: 'warning', pending: 'primary', processing: 'primary', issued: 'success', failed: 'danger' };
@@ -29,7 +30,7 @@ export function FreeApplyPanel({ onIssued }: { onIssued?(): void }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [predcv, setPredcv] = useState<CertificateApplication | null>(null);
   const [rows, setRows] = useState<CertificateApplication[] | null>(null);
-  const [used, setUsed] = useState<{ free_used: number; free_limit: number } | null>(null);
+  const [used, setUsed] = useState<{ free_used: number; free_limit: number; pack_remain: number } | null>(null);
   const [pager, setPager] = useState<CursorPager>({ since: null, max: null });
   const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
   const formRef = useRef<any>(null);
@@ -38,10 +39,10 @@ export function FreeApplyPanel({ onIssued }: { onIssued?(): void }) {
 
   const load = useCallback(async () => {
     try {
-      const res = await api.get<{ data: CertificateApplication[]; pager: CursorPager; free_used: number; free_limit: number }>('/api/https/apply/certificate_list/', { limit: 10, ...cursor });
+      const res = await api.get<{ data: CertificateApplication[]; pager: CursorPager; free_used: number; free_limit: number; pack_remain: number }>('/api/https/apply/certificate_list/', { limit: 10, ...cursor });
       setRows(res.data);
       setPager(res.pager);
-      setUsed({ free_used: res.free_used, free_limit: res.free_limit });
+      setUsed({ free_used: res.free_used, free_limit: res.free_limit, pack_remain: res.pack_remain });
     } catch (e) {
       setFailure(failureText(e));
       setRows([]);
@@ -91,6 +92,14 @@ export function FreeApplyPanel({ onIssued }: { onIssued?(): void }) {
         {used && (
           <p className="muted free-quota">
             已申请 {used.free_used} / {used.free_limit} 张免费证书
+            {(used.pack_remain > 0 || used.free_used >= used.free_limit) && (
+              <>
+                ，超出部分使用免费证书续期包（剩余 {used.pack_remain} 张）
+                <Link to={SSLPACK_LINK} className="free-pack-link">
+                  购买续期包
+                </Link>
+              </>
+            )}
           </p>
         )}
         <DeclarationForm

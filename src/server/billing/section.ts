@@ -10,12 +10,14 @@ import { billRoutes } from './bills/routes';
 import { voucherRoutes } from './vouchers/routes';
 import { resourceRoutes } from './resources/routes';
 import { headerRoutes } from './header';
+import { consumptionRoutes } from './consumption/routes';
 
 export function billingRoutes(app: FastifyInstance, db: DB, config: ServerConfig, sms: SmsSender): void {
   headerRoutes(app, db, config);
   billRoutes(app, db, sms);
   voucherRoutes(app, db);
   resourceRoutes(app, db);
+  consumptionRoutes(app, db);
 }
 
 export { scheduleBilling } from './bills/make';

@@ -11,6 +11,7 @@ import tls from 'node:tls';
 import * as acme from 'acme-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
+import { returnToPackage } from '../billing/resources/consume';
 import type { ServerConfig } from '../config';
 import { parseUpload } from './parse';
 import { notify } from '../messages/notify';
@@ -139,11 +140,17 @@ export async function runAcmeJobs(db: DB, config: AcmeConfig, log?: FastifyBaseL
       const message = String((e as Error).message ?? e).slice(0, 500);
       log?.warn({ apply_id: claimed.id, err: message }, 'free certificate failed');
       // a failed renewal keeps the (still valid) certificate issued and tries again on the next run
-      await db
+      const failed = await db
         .updateTable('certificate_applications')
         .set({ status: d.status === 'issued' ? 'issued' : 'failed', error: message, updated_at: new Date() })
         .where('id', '=', claimed.id)
-        .execute();
+        .returning(['status', 'pack_id'])
+        .executeTakeFirst();
+      // a failed application no longer counts: the extension-package unit it took goes back
+      if (failed?.status === 'failed' && failed.pack_id) {
+        await returnToPackage(db, failed.pack_id, 1);
+        await db.updateTable('certificate_applications').set({ pack_id: null }).where('id', '=', claimed.id).execute();
+      }
     }
   }
   return n;

@@ -10,7 +10,8 @@
  *   GET  /api/https/apply?apply_id=                   one application
  *
  * An application waits in `pending` until the ACME worker (./acme.ts) issues it; at most
- * FREE_CERT_LIMIT applications that did not fail per account (24601).
+ * FREE_CERT_LIMIT applications that did not fail per account; each one beyond takes a unit of a
+ * free-certificate extension package (sslpack), else 24601 (docs/certificates.md "Beyond 20").
  */
 import type { FastifyInstance } from 'fastify';
 import freeSchema from '../../../schemas/forms/certificate_free/schema.json';
@@ -20,8 +21,10 @@ import { ok } from '../http/envelope';
 import { keysetPage, limitProp, cursorProp } from '../http/keyset';
 import type { SessionUser } from '../accounts/session';
 import { assertNotLocked } from '../settings/routes';
-import { APPLY_STATUS, FREE_AGENTS, FREE_CERT_LIMIT, type ApplyStatus, type CertificateApplication, type FreeAgent } from '../../shared/certificates';
+import { APPLY_STATUS, FREE_AGENTS, FREE_CERT_LIMIT, SSLPACK_LINK, type ApplyStatus, type CertificateApplication, type FreeAgent } from '../../shared/certificates';
 import type {} from './tables';
+import { consumePackages } from '../billing/resources/consume';
+import { remainByKind } from '../billing/resources/remain';
 
 interface FreeBody {
   agent: FreeAgent;
@@ -107,17 +110,23 @@ export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
     if (missing.length) throw new ApiError(23602, 400, missing.map((m) => ({ path: `/domains/${names.indexOf(m)}`, message: `${m} 不是您服务中的域名` })));
     return db.transaction().execute(async (trx) => {
       const existing = await trx.selectFrom('certificate_applications').select(['domains', 'status']).where('account_id', '=', user.account_id).where('status', '!=', 'failed').execute();
-      if (existing.length >= FREE_CERT_LIMIT) throw new ApiError(24601, 409);
       const busy = existing.filter((e) => e.status !== 'issued').flatMap((e) => e.domains);
       if (names.some((n) => busy.includes(n))) throw new ApiError(23604, 409);
+      // beyond the free ones, each application takes one unit of a free-certificate extension package
+      let packId: number | null = null;
+      if (existing.length >= FREE_CERT_LIMIT) {
+        const t = await consumePackages(trx, user.account_id, 'sslpack', 1);
+        if (!t.covered) throw new ApiError(24601, 409, undefined, { link: SSLPACK_LINK });
+        packId = t.taken[0]!.id;
+      }
       const row = await trx
         .insertInto('certificate_applications')
-        .values({ account_id: user.account_id, agent, domains: JSON.stringify(names), status })
+        .values({ account_id: user.account_id, agent, domains: JSON.stringify(names), status, pack_id: packId })
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('operation_logs')
-        .values({ account_id: user.account_id, user_id: user.id, action: 'certificate.free.apply', target: names[0]!, detail: JSON.stringify({ apply_id: row.id, agent, domains: names, status }), ip })
+        .values({ account_id: user.account_id, user_id: user.id, action: 'certificate.free.apply', target: names[0]!, detail: JSON.stringify({ apply_id: row.id, agent, domains: names, status, ...(packId ? { pack_id: packId } : {}) }), ip })
         .execute();
       return row.id;
     });
@@ -172,7 +181,8 @@ export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
         { limit, since, max, order: 'desc' },
       );
       const used = await db.selectFrom('certificate_applications').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', user.account_id).where('status', '!=', 'failed').executeTakeFirstOrThrow();
-      return ok(items.map(view), { pager, free_used: Number(used.n), free_limit: FREE_CERT_LIMIT });
+      const packRemain = (await remainByKind(db, user.account_id)).sslpack ?? 0;
+      return ok(items.map(view), { pager, free_used: Number(used.n), free_limit: FREE_CERT_LIMIT, pack_remain: packRemain });
     },
   );
 

@@ -106,4 +106,14 @@ export const certificateMigrations: Record<string, Migration> = {
       await db.schema.createIndex('certificate_orders_status').on('certificate_orders').column('status').execute();
     },
   },
+  '0083_certificate_sslpack': {
+    async up(db: Kysely<any>) {
+      // a free certificate beyond the 20 free ones takes one unit of a free-certificate extension package
+      // (docs/certificates.md "Beyond 20"); the unit goes back when the application fails
+      await db.schema
+        .alterTable('certificate_applications')
+        .addColumn('pack_id', 'integer', (c) => c.references('resource_packages.id').onDelete('set null'))
+        .execute();
+    },
+  },
 };

@@ -30,6 +30,8 @@ export interface CertificateApplicationsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   issued_at: Timestamp | null;
+  /** the free-certificate extension package (sslpack) that paid for an application beyond the 20 free ones */
+  pack_id: number | null;
 }
 
 export interface DefaultDomainHttpsTable {

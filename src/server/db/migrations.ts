@@ -13,6 +13,7 @@ import { certificateMigrations } from '../certificates/migrations';
 import { fileMigrations } from '../files/migrations';
 import { ddosMigrations } from '../ddos/migrations';
 import { externalMigrations } from '../external/migrations';
+import { consumptionMigrations } from '../billing/consumption/migrations';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -349,6 +350,7 @@ const sectionMigrations: Record<string, Migration>[] = [
   fileMigrations,
   ddosMigrations,
   externalMigrations,
+  consumptionMigrations,
 ];
 
 /** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */

@@ -6,6 +6,7 @@ import { workOrderCommands } from '../workorders/commands';
 import { rebateCommands } from '../billing/rebates/review';
 import { billingCommands } from '../billing/commands';
 import { externalCommands } from '../external/commands';
+import { consumptionCommands } from '../billing/consumption/commands';
 
 export const PLATFORM_COMMANDS: PlatformCommand[] = [
   ...eventCommands,
@@ -14,4 +15,5 @@ export const PLATFORM_COMMANDS: PlatformCommand[] = [
   ...rebateCommands,
   ...billingCommands,
   ...externalCommands,
+  ...consumptionCommands,
 ];

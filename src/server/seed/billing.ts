@@ -5,7 +5,8 @@
  *     average; demokey: the 4th daily peak; demonew: the list prices; demo's processing prices with a
  *     contracted 720P/1080P transcode, and some processing last month in media_usage; demo's overseas
  *     guaranteed domains on at the default price), demo's packages (500 GB traffic,
- *     1,000 transcode minutes), voucher codes to activate, a bill threshold;
+ *     1,000 transcode minutes, 1,000 SMS used up by the SMS product's reports of the last 9 days, with
+ *     one-click login reports too), voucher codes to activate, a bill threshold;
  *   seedDemoBills (after the traffic seed): demo's day bills from the first day of last month to
  *     yesterday and last month's month bill, settled; the balance is then set back to the demo's.
  */
@@ -16,6 +17,7 @@ import { setPriceConfig } from '../billing/price';
 import { grantPackage } from '../billing/resources/grant';
 import { createVoucherCode } from '../billing/vouchers/issue';
 import { runBilling } from '../billing/bills/make';
+import { receiveReport } from '../billing/consumption/report';
 import { parseLadder } from '../billing/commands';
 import { addDays, dayOf } from '../../shared/stats/time';
 
@@ -41,6 +43,7 @@ export async function seedBilling(db: DB): Promise<void> {
     await grantPackage(db, demo, { kind: 'resources', spec: 'gift', amount: 500, unit: 'GB', validDays: 90, price: 0, startsAt: new Date(Date.now() - 40 * 86400_000) });
     await grantPackage(db, demo, { kind: 'transcode', spec: 'transcode_1000', amount: 1000, unit: '分钟', validDays: 365, price: 30 });
     await seedDemoProcessing(db, demo);
+    await seedDemoReports(db, demo);
     await db.insertInto('bill_thresholds').values({ account_id: demo, threshold: '100.00', warned_at: null }).onConflict((oc) => oc.column('account_id').doNothing()).execute();
   }
   for (const [name, mode] of [['demo2fa', 'DAILY_BANDWIDTH'], ['demokey', 'TOP_4']] as const) {
@@ -73,6 +76,23 @@ async function seedDemoProcessing(db: DB, accountId: number, now = new Date()) {
       .values({ account_id: accountId, day: addDays(first, offset), usage_key, minutes, tasks })
       .onConflict((oc) => oc.columns(['account_id', 'day', 'usage_key']).doNothing())
       .execute();
+  }
+}
+
+/**
+ * The external products' usage of demo over the last 9 days, received the way a product reports it
+ * (receiveReport, docs/billing.md "Usage reported by the external products"): an SMS package of 1,000
+ * bought 10 days ago runs out on the last day, whose rest goes to that day's bill; one-click login has
+ * no package, so all of it is billed.
+ */
+async function seedDemoReports(db: DB, accountId: number, now = new Date()) {
+  const day = 86400_000;
+  await grantPackage(db, accountId, { kind: 'sms', spec: 'sms_1000', amount: 1000, unit: '条', validDays: 365, price: 45, startsAt: new Date(now.getTime() - 10 * day) });
+  const sms = [96, 130, 88, 152, 120, 104, 140, 117, 163];
+  for (let i = 0; i < sms.length; i++) {
+    const at = new Date(now.getTime() - (sms.length - i) * day);
+    await receiveReport(db, { product: 'sms', report_id: `demo-sms-${i}`, account_id: accountId, quantity: sms[i]! }, at);
+    if (i % 3 === 2) await receiveReport(db, { product: 'oneclicklogin', report_id: `demo-login-${i}`, account_id: accountId, quantity: 300 + i * 20 }, at);
   }
 }
 

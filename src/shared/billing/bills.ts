@@ -110,6 +110,7 @@ export const BILL_GROUPS: { key: string; label: string; types: PriceServiceType[
   { key: 'media', label: '音视频处理', types: ['media'] },
   { key: 'ddos', label: 'DDoS 防护', types: ['ddos'] },
   { key: 'scdn', label: 'SCDN 防护', types: ['scdn'] },
+  { key: 'other', label: '其他服务', types: ['sms', 'oneclicklogin', 'blockchain'] },
 ];
 
 /** Usage and fees: 3 decimals (spec 001 §9). */

@@ -61,9 +61,10 @@ export function isBandwidthMode(type: string): boolean {
 
 /**
  * Price service types: the service kinds (their traffic or bandwidth), plus the request charges that
- * every kind's requests pay (https: HTTPS requests; ucdn: dynamic requests) and storage of file services.
+ * every kind's requests pay (https: HTTPS requests; ucdn: dynamic requests) and storage of file services,
+ * and the external products' reported usage beyond their packages (sms, oneclicklogin, blockchain).
  */
-export const PRICE_SERVICE_TYPES = ['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas', 'https', 'ucdn', 'storage', 'media', 'ddos'] as const;
+export const PRICE_SERVICE_TYPES = ['cdn', 'file', 'fusion', 'scdn', 'live', 'websocket', 'overseas', 'https', 'ucdn', 'storage', 'media', 'ddos', 'sms', 'oneclicklogin', 'blockchain'] as const;
 export type PriceServiceType = (typeof PRICE_SERVICE_TYPES)[number];
 export const SERVICE_TYPE_LABELS: Record<PriceServiceType, string> = {
   cdn: 'CDN',
@@ -78,6 +79,9 @@ export const SERVICE_TYPE_LABELS: Record<PriceServiceType, string> = {
   storage: '云存储空间',
   media: '音视频处理',
   ddos: 'DDoS 弹性防护',
+  sms: '短信服务',
+  oneclicklogin: '一键登录',
+  blockchain: '区块链存证',
 };
 
 export type ChargeDimension = 'discharge' | 'bandwidth' | 'times' | 'storage' | 'minutes' | 'attack_peak';
@@ -149,6 +153,15 @@ export const SCDN_ATTACK_LADDER: Ladder = [
 ];
 
 /**
+ * The external products' usage beyond their packages, yuan per 条 / 次 (ours, docs/billing.md "Usage
+ * reported by the external products"): a little above the packages' own unit prices (0.045, 0.03, 0.02).
+ */
+export const EXTERNAL_UNIT_PRICES = { sms: 0.05, oneclicklogin: 0.035, blockchain: 0.025 } as const;
+function perUnit(type: PriceServiceType, price: number): ServicePriceConfig {
+  return { service_type: type, period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'times', storage_deduction: false, discount: 100, unit_price_ladder: flat(price), regions: { domestic: flat(price), asia_pacific: flat(price), other: flat(price) }, cheap_unit_price_ladder: null };
+}
+
+/**
  * The price configuration an account has when the platform set nothing: the published list prices of
  * provider-facts.md (traffic by GB, HTTPS per 万次 0.05/0.15/0.07, dynamic requests 0.02 per thousand =
  * 0.2 per 万次); storage 0.099 yuan per GB-month and the cheaper-node traffic 0.2 yuan per GB are ours.
@@ -166,6 +179,9 @@ export function defaultPriceConfig(): Required<PriceConfig> {
     ucdn: { service_type: 'ucdn', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'times', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.2), regions: { domestic: flat(0.2), asia_pacific: flat(0.6), other: flat(0.3) }, cheap_unit_price_ladder: null },
     media: { service_type: 'media', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'minutes', storage_deduction: false, discount: 100, unit_price_ladder: flat(0), regions: { domestic: flat(0), asia_pacific: flat(0), other: flat(0) }, cheap_unit_price_ladder: null, processing: { ...DEFAULT_PROCESSING_PRICES } },
     ddos: { service_type: 'ddos', period_bill_type: 'DAY', amount_cal_type: 'DAILY_HIGHEST', charge_dimension: 'attack_peak', storage_deduction: false, discount: 100, unit_price_ladder: DDOS_ELASTIC_LADDER, regions: { domestic: DDOS_ELASTIC_LADDER, asia_pacific: DDOS_ELASTIC_LADDER, other: DDOS_ELASTIC_LADDER }, cheap_unit_price_ladder: null },
+    sms: perUnit('sms', EXTERNAL_UNIT_PRICES.sms),
+    oneclicklogin: perUnit('oneclicklogin', EXTERNAL_UNIT_PRICES.oneclicklogin),
+    blockchain: perUnit('blockchain', EXTERNAL_UNIT_PRICES.blockchain),
     storage: { service_type: 'storage', period_bill_type: 'DAY', amount_cal_type: 'DAILY', charge_dimension: 'storage', storage_deduction: false, discount: 100, unit_price_ladder: flat(0.099), regions: { domestic: flat(0.099), asia_pacific: flat(0.099), other: flat(0.099) }, cheap_unit_price_ladder: null },
   };
 }

@@ -12,6 +12,7 @@ import { RESOURCE_KINDS, RESOURCE_KIND_LABELS, type ResourceKind, type ResourceP
 import { formatTime } from '../../../shared/stats/time';
 import { useBilling } from '../common';
 import { useResourceKind } from './kind';
+import { UsageRecords, hasUsageRecords } from './UsageRecords';
 
 const STATUS = { VALID: '生效中', USED: '已用完', EXPIRED: '已过期' } as const;
 const PAGE = 10;
@@ -117,6 +118,7 @@ export default function ResourcesPage() {
           <PageLinks page={page} total={data.total} size={PAGE} onPage={setPage} />
         </div>
       )}
+      {hasUsageRecords(kind) && <UsageRecords kind={kind} />}
     </div>
   );
 }

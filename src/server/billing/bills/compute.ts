@@ -6,6 +6,7 @@
 import { billing95, percentile95 } from '../../../shared/stats/percentile';
 import { DAY_S, SLOT_S, dayOf, formatTime } from '../../../shared/stats/time';
 import { PER_TASK_MEDIA_KEYS, mediaKeyLabel, transcodePackageCovers, isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
+import { CONSUMED_PRODUCT_INFO, isConsumedProduct } from '../../../shared/billing/consumption';
 import { round3, type BillLine, type BilledSample, type ServiceBill, type StepUse } from '../../../shared/billing/bills';
 
 export const GB = 1024 ** 3;
@@ -42,6 +43,8 @@ export interface DayUsage {
   domains?: number;
   /** audio/video processing (media_usage): minutes of output and tasks per usage key */
   media?: Record<string, { minutes: number; tasks: number }>;
+  /** sms, oneclicklogin, blockchain: what the product reported that day and what packages covered (external_usage) */
+  reported?: { quantity: number; covered: number };
 }
 
 export interface ComputeContext {
@@ -187,6 +190,14 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
 
   if (type === 'ddos') {
     // attack peaks only: the lines are made below
+  } else if (isConsumedProduct(type)) {
+    // the packages were counted down when the product reported; the rest is priced here
+    const n = days.reduce((a, d) => a + (d.reported?.quantity ?? 0), 0);
+    const covered = days.reduce((a, d) => a + (d.reported?.covered ?? 0), 0);
+    const info = CONSUMED_PRODUCT_INFO[type];
+    const ln = line(type, info.usage, n, info.unit, covered, ladder, covered > 0 ? { note: `资源包已抵扣 ${covered} ${info.unit}（上报时扣减）` } : {});
+    lines.push(ln);
+    Object.assign(used, { [`${type}_times`]: n, [`${type}_package`]: covered, [`${type}_price`]: ln.amount });
   } else if (type === 'media') {
     // each usage key priced at its unit price; transcode packages cover the transcoding keys first, the dearest first
     const totals = new Map<string, { minutes: number; tasks: number }>();

@@ -9,6 +9,7 @@ import type { DB } from '../../db';
 import type { Database } from '../../db/schema';
 import type { SmsSender } from '../../sms/outbox';
 import type {} from '../tables';
+import type {} from '../consumption/tables';
 import { DAY_S, addDays, dayOf, dayStart } from '../../../shared/stats/time';
 import { PRICE_SERVICE_TYPES, type PriceServiceType, periodOf } from '../../../shared/billing/price';
 import { billId, round3, type BillDetail, type BillType, type ServiceBill } from '../../../shared/billing/bills';
@@ -200,13 +201,17 @@ export async function runBilling(db: DB, opts: { now?: Date; from?: string; sms?
   const today = dayOf(Math.floor(now.getTime() / 1000));
   const yesterday = addDays(today, -1);
   const floor = opts.from ?? addDays(today, -(opts.catchUpDays ?? 31));
-  // every main account with something to bill: a service, or a DDoS instance (attack peaks)
+  // every main account with something to bill: a service, a DDoS instance (attack peaks), or usage an external product reported
   let q = db
     .selectFrom('users')
     .select(['users.id'])
     .where('users.parent_id', 'is', null)
     .where(({ exists, or, selectFrom }) =>
-      or([exists(selectFrom('buckets').select('buckets.id').whereRef('buckets.owner_id', '=', 'users.id')), exists(selectFrom('ddos_instances').select('ddos_instances.id').whereRef('ddos_instances.account_id', '=', 'users.id'))]),
+      or([
+        exists(selectFrom('buckets').select('buckets.id').whereRef('buckets.owner_id', '=', 'users.id')),
+        exists(selectFrom('ddos_instances').select('ddos_instances.id').whereRef('ddos_instances.account_id', '=', 'users.id')),
+        exists(selectFrom('external_usage').select('external_usage.id').whereRef('external_usage.account_id', '=', 'users.id')),
+      ]),
     );
   if (opts.accountIds) q = q.where('users.id', 'in', opts.accountIds.length ? opts.accountIds : [-1]);
   const accounts = await q.orderBy('users.id').execute();

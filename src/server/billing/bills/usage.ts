@@ -12,6 +12,7 @@ import { DAY_S, SLOT_S, dayOf } from '../../../shared/stats/time';
 import type { PriceServiceType } from '../../../shared/billing/price';
 import { SLOTS_PER_DAY, type DayUsage } from './compute';
 import { packageOf } from '../../../shared/ddos';
+import { isConsumedProduct } from '../../../shared/billing/consumption';
 
 /** Price service types that come from a service kind's traffic. */
 const KIND_TYPES = ['file', 'cdn', 'fusion', 'scdn', 'live', 'websocket', 'overseas'] as const;
@@ -43,6 +44,7 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
   if (kinds.has('file')) for (const d of table('storage')) d.storage_bytes = storage;
   await loadMediaUsage(db, accountId, start, nDays, () => table('media'));
   await loadDdosAttacks(db, accountId, start, nDays, () => table('ddos'));
+  await loadReported(db, accountId, start, nDays, table);
   if (!buckets.length) return { byType: dropIdle(byType), kinds };
 
   const domains = await db.selectFrom('bucket_domains').select(['id', 'bucket_id', 'created_at']).where('bucket_id', 'in', buckets.map((b) => b.id)).execute();
@@ -210,6 +212,22 @@ async function loadDdosAttacks(db: DB, accountId: number, start: number, nDays: 
     const v = Number(r.v);
     const at = Number(r.at);
     if (v > x.peak_bps || (v === x.peak_bps && at < x.at)) [x.peak_bps, x.at] = [v, at];
+  }
+}
+
+/**
+ * What the external products reported (external_usage, docs/billing.md "Usage reported by the external
+ * products"): per product and CST day of the report, the quantity and what packages covered then.
+ */
+async function loadReported(db: DB, accountId: number, start: number, nDays: number, table: (t: PriceServiceType) => DayUsage[]) {
+  const rows = await sql<{ product: string; d: string; q: number; c: number }>`
+    select product, to_char(day, 'YYYY-MM-DD') as d, sum(quantity)::float8 as q, sum(covered)::float8 as c
+    from external_usage where account_id = ${accountId} and day >= ${dayOf(start)}::date and day <= ${dayOf(start + (nDays - 1) * DAY_S)}::date
+    group by product, day`.execute(db);
+  for (const r of rows.rows) {
+    if (!isConsumedProduct(r.product)) continue;
+    const d = table(r.product).find((x) => dayOf(x.day) === r.d);
+    if (d) d.reported = { quantity: Number(r.q), covered: Number(r.c) };
   }
 }
 
