@@ -167,6 +167,7 @@ export const routes: RouteObject[] = [
               { path: 'bills/:id', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/bills/BillDetailPage')) },
               { path: 'vouchers', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/vouchers/VouchersPage')) },
               { path: 'resources', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/resources/ResourcesPage')) },
+              { path: 'other', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/other/OtherPage')) },
               ...RESOURCE_KINDS.flatMap((kind) => [
                 { path: `${kind}/buy/:index?`, ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/resources/BuyPage')) },
                 { path: `${kind}/pay`, ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/resources/PayPage')) },

@@ -346,6 +346,7 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/resources/account/': [{ note: 'an unknown spec', req: send('POST', '/api/resources/account/', () => ({ spec: 'nosuchspec' })), allow: mayHold('bill') }],
   'PUT /api/resources/account/': [{ note: 'an unknown package', req: send('PUT', '/api/resources/account/', () => ({ id: 999999, auto_renew: false })), allow: mayHold('bill') }],
   'DELETE /api/resources/account/': [{ note: 'an unknown package', req: () => ({ method: 'DELETE', url: '/api/resources/account/?id=999999' }), allow: mayHold('bill') }],
+  'GET /api/billing/other': [{ req: get('/api/billing/other'), allow: mayHold('bill') }],
   'GET /api/resources/usage': [{ req: get('/api/resources/usage?kind=sms'), allow: mayHold('bill') }],
   // the external products' usage reports: public, with a product key of their own (an invalid one here)
   'POST /accounts/app/usage': [{ req: (r) => ({ method: 'POST', url: '/accounts/app/usage', payload: { product: 'sms', report_id: `m-${r.name}`, account_id: 1, quantity: 1 }, headers: { authorization: `Bearer nothing-${r.name}` } }), allow: anyone }],

@@ -8,7 +8,7 @@ import { consumptionCommands } from '../../src/server/billing/consumption/comman
 import { receiveReport } from '../../src/server/billing/consumption/report';
 import { grantPackage } from '../../src/server/billing/resources/grant';
 import { makeBill } from '../../src/server/billing/bills/make';
-import { dayOf } from '../../src/shared/stats/time';
+import { addDays, dayOf } from '../../src/shared/stats/time';
 import { EXTERNAL_UNIT_PRICES } from '../../src/shared/billing/price';
 
 let s: TestServer;
@@ -125,9 +125,37 @@ describe('packages first, then the day bill', () => {
     expect((await ops.get('/api/resources/usage?kind=sms')).statusCode).toBe(403);
   });
 
+  it('/billing/other/ sums the month per product: reported, covered, charged by the day bills, still to be billed', async () => {
+    const month = dayOf(Math.floor(Date.now() / 1000)).slice(0, 7);
+    const res = await key.get(`/api/billing/other?month=${month}`);
+    expect(res.json().month).toBe(month);
+    const [sms, login, chain] = res.json().data;
+    // today's day bill was made above, so nothing waits
+    expect(sms).toEqual({ product: 'sms', unit: '条', quantity: 120, covered: 100, charged_quantity: 20, amount: round(20 * EXTERNAL_UNIT_PRICES.sms), unbilled_quantity: 0, remain: 0 });
+    expect(login).toMatchObject({ product: 'oneclicklogin', unit: '次', quantity: 0, amount: 0 });
+    expect(chain).toMatchObject({ product: 'blockchain', quantity: 1, charged_quantity: 1, amount: EXTERNAL_UNIT_PRICES.blockchain });
+    // a report arriving after its day was billed goes to the next day's bill
+    const late = (await report({ product: 'sms', report_id: 'late', account_id: keyId, quantity: 7 })).json().data;
+    expect(late).toMatchObject({ covered: 0, charged_quantity: 7, bill_day: addDays(dayOf(Math.floor(Date.now() / 1000)), 1) });
+    expect((await key.get('/api/billing/other?month=2026-13')).json().errors).toEqual([{ path: '/month', message: '月份格式为 YYYY-MM' }]);
+  });
+
+  it('/billing/other/ counts a report of today as waiting for its bill', async () => {
+    const demo = await new Client(s.app).signIn('demo');
+    const demoId = (await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+    const month = dayOf(Math.floor(Date.now() / 1000)).slice(0, 7);
+    const before = (await demo.get(`/api/billing/other?month=${month}`)).json().data[1];
+    await receiveReport(s.db, { product: 'oneclicklogin', report_id: 'today-1', account_id: demoId, quantity: 40 });
+    const after = (await demo.get(`/api/billing/other?month=${month}`)).json().data[1];
+    expect(after).toMatchObject({ product: 'oneclicklogin', quantity: before.quantity + 40, charged_quantity: before.charged_quantity + 40, unbilled_quantity: before.unbilled_quantity + 40, amount: before.amount });
+  });
+
   it('the platform command sums what a product reported', async () => {
     const rows = (await command('product-usage').run(s.db, { username: 'demokey', product: 'sms' })) as { quantity: number; covered: number; reports: number }[];
-    expect(rows).toEqual([{ product: 'sms', day: dayOf(Math.floor(Date.now() / 1000)), quantity: 120, covered: 100, reports: 7 }]);
+    expect(rows).toEqual([
+      { product: 'sms', day: addDays(dayOf(Math.floor(Date.now() / 1000)), 1), quantity: 7, covered: 0, reports: 1 },
+      { product: 'sms', day: dayOf(Math.floor(Date.now() / 1000)), quantity: 120, covered: 100, reports: 7 },
+    ]);
   });
 });
 

@@ -21,6 +21,24 @@ export const USAGE_DAYS_MAX = 182;
 /** The most one report may carry. */
 export const REPORT_MAX_QUANTITY = 1_000_000;
 
+/** GET /api/billing/other: a month of one product on /billing/other/ (其他服务). */
+export interface OtherServiceMonth {
+  product: ConsumedProduct;
+  unit: string;
+  /** reported in the month */
+  quantity: number;
+  covered: number;
+  charged_quantity: number;
+  /** yuan, from the month's day bills (after discount) */
+  amount: number;
+  /** reported on days whose bill is not made yet (today) */
+  unbilled_quantity: number;
+  /** what the kind's valid packages hold now */
+  remain: number;
+}
+/** How many months back /billing/other/ reaches. */
+export const OTHER_MONTHS_BACK = 6;
+
 /** The answer to a usage report. */
 export interface UsageReportResult {
   report_id: string;

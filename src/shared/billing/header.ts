@@ -54,6 +54,7 @@ export const BILLING_NAV: { path: string; label: string; hide?: HideableItem }[]
   { path: '/billing/bills/', label: '账单管理', hide: 'bills' },
   { path: '/billing/vouchers/', label: '代金券' },
   { path: '/billing/resources/', label: '资源包' },
+  { path: '/billing/other/', label: '其他服务' },
   { path: '/billing/invoicing/', label: '发票管理', hide: 'invoicing' },
   { path: '/billing/rebateAmount/', label: '返利金额' },
 ];

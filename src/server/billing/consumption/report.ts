@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { ApiError } from '../../http/errors';
-import { dayOf } from '../../../shared/stats/time';
+import { addDays, dayOf } from '../../../shared/stats/time';
+import { billId } from '../../../shared/billing/bills';
 import type { ConsumedProduct, UsageReportResult } from '../../../shared/billing/consumption';
 import { consumePackages } from '../resources/consume';
 import { remainByKind } from '../resources/remain';
@@ -34,7 +35,9 @@ export interface UsageReport {
 export async function receiveReport(db: DB, r: UsageReport, now = new Date()): Promise<UsageReportResult> {
   const account = await db.selectFrom('users').select(['id', 'parent_id']).where('id', '=', r.account_id).executeTakeFirst();
   if (!account || account.parent_id !== null) throw new ApiError(27608, 404);
-  const day = dayOf(Math.floor(now.getTime() / 1000));
+  let day = dayOf(Math.floor(now.getTime() / 1000));
+  // the job bills a day after it ends; should its bill exist already (a clock behind), the next day's bill carries the report
+  while (await db.selectFrom('bills').select('id').where('id', '=', billId(day, 'DAY_BILL', r.account_id)).executeTakeFirst()) day = addDays(day, 1);
   const stored = await db.transaction().execute(async (trx) => {
     // the report's row first: a concurrent duplicate waits on the unique key, then finds it taken
     const row = await trx

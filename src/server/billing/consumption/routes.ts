@@ -6,6 +6,8 @@
  * GET /api/resources/usage?kind=sms|oneclicklogin|blockchain|sslpack&days=30  (main accounts and `bill`)
  *   → [{ day, quantity, covered, charged }] per CST day, newest first: what used the kind's packages
  *
+ * GET /api/billing/other?month=YYYY-MM  (main accounts and `bill`) → OtherServiceMonth[] for /billing/other/
+ *
  * The account id is the `user_id` the partner learnt from the token exchange (POST /accounts/app/,
  * docs/external-products.md). Keys are made by `npm run platform -- product-key --product sms`.
  */
@@ -15,11 +17,74 @@ import type {} from '../../certificates/tables';
 import type { DB } from '../../db';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { CONSUMED_PRODUCTS, REPORT_ID_PATTERN, REPORT_MAX_QUANTITY, USAGE_DAYS_MAX, type ConsumedProduct } from '../../../shared/billing/consumption';
+import { CONSUMED_PRODUCTS, CONSUMED_PRODUCT_INFO, REPORT_ID_PATTERN, REPORT_MAX_QUANTITY, USAGE_DAYS_MAX, type ConsumedProduct, type OtherServiceMonth } from '../../../shared/billing/consumption';
 import { productOfKey, receiveReport } from './report';
-import { addDays, dayOf } from '../../../shared/stats/time';
+import { addDays, dayOf, dayStart } from '../../../shared/stats/time';
+import { monthDays } from '../bills/compute';
+import { remainByKind } from '../resources/remain';
+import { round3 } from '../../../shared/billing/bills';
+import type {} from '../tables';
 
 export function consumptionRoutes(app: FastifyInstance, db: DB): void {
+  app.get<{ Querystring: { month?: string } }>(
+    '/api/billing/other',
+    {
+      config: { access: 'parent', needs: ['bill'], openapi: { summary: '其他服务：短信、一键登录、区块链存证某月的用量、资源包抵扣与费用' } },
+      schema: { querystring: { type: 'object', additionalProperties: false, properties: { month: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$', errorMessage: { pattern: '月份格式为 YYYY-MM' } } } } },
+    },
+    async (req) => {
+      const accountId = req.user!.account_id;
+      const today = dayOf(Math.floor(Date.now() / 1000));
+      const month = req.query.month ?? today.slice(0, 7);
+      const { first, days } = monthDays(`${month}-01`);
+      const last = addDays(first, days - 1);
+      const used = await db
+        .selectFrom('external_usage')
+        .select(['product', sql<number>`sum(quantity)::int`.as('q'), sql<number>`sum(covered)::int`.as('c')])
+        .where('account_id', '=', accountId)
+        .where('day', '>=', sql<any>`${first}::date`)
+        .where('day', '<=', sql<any>`${last}::date`)
+        .groupBy('product')
+        .execute();
+      // the month's day bills: what each product was charged, and the last day billed
+      const bills = await db
+        .selectFrom('bills')
+        .select([sql<string>`to_char(start_time at time zone 'Asia/Shanghai', 'YYYY-MM-DD')`.as('day'), sql<any>`detail->'used'`.as('used')])
+        .where('account_id', '=', accountId)
+        .where('type', '=', 'DAY_BILL')
+        .where('start_time', '>=', new Date((dayStart(first) as number) * 1000))
+        .where('start_time', '<', new Date(((dayStart(last) as number) + 86400) * 1000))
+        .execute();
+      const billed = new Set(bills.map((b) => b.day));
+      const unbilled = await db
+        .selectFrom('external_usage')
+        .select(['product', sql<string>`to_char(day, 'YYYY-MM-DD')`.as('d'), sql<number>`sum(quantity - covered)::int`.as('n')])
+        .where('account_id', '=', accountId)
+        .where('day', '>=', sql<any>`${first}::date`)
+        .where('day', '<=', sql<any>`${last}::date`)
+        .groupBy(['product', 'day'])
+        .execute();
+      const remain = await remainByKind(db, accountId);
+      const out: OtherServiceMonth[] = CONSUMED_PRODUCTS.map((product) => {
+        const u = used.find((r) => r.product === product);
+        const quantity = Number(u?.q ?? 0);
+        const covered = Number(u?.c ?? 0);
+        const amount = bills.reduce((a, b) => a + Number(b.used?.[product]?.total ?? 0), 0);
+        return {
+          product,
+          unit: CONSUMED_PRODUCT_INFO[product].unit,
+          quantity,
+          covered,
+          charged_quantity: quantity - covered,
+          amount: round3(amount),
+          unbilled_quantity: unbilled.filter((r) => r.product === product && !billed.has(r.d)).reduce((a, r) => a + Number(r.n), 0),
+          remain: remain[product] ?? 0,
+        };
+      });
+      return ok(out, { month });
+    },
+  );
+
   app.get<{ Querystring: { kind: ConsumedProduct | 'sslpack'; days: number } }>(
     '/api/resources/usage',
     {
