@@ -44,7 +44,7 @@ describe('DDoS elastic protection', () => {
     const bill = (await demo.get(`/api/bill/?id=${made.id}`)).json().data;
     const ddos = bill.detail.used.ddos;
     expect(ddos.charged).toBe(true);
-    expect(ddos.used.ddos_attack).toEqual([{ code: inst.name, max_peak: 80 }]);
+    expect(ddos.used.ddos_attack).toEqual([{ code: inst.name, max_peak: 80e9 }]);
     const line = ddos.lines[0];
     // standard: 50 Gbps guaranteed → 30 over: 20 × 80 + 10 × 60 = 2200
     expect(protect).toBe(50);
@@ -71,7 +71,7 @@ describe('DDoS elastic protection', () => {
     expect(gbps).toBeGreaterThan(0);
     const made = await makeBill(s.db, demoId, 'DAY_BILL', day);
     const ddos = (await demo.get(`/api/bill/?id=${made.id}`)).json().data.detail.used.ddos;
-    expect(ddos.used.ddos_attack).toEqual([{ code: inst.name, max_peak: r3(gbps) }]);
+    expect(ddos.used.ddos_attack).toEqual([{ code: inst.name, max_peak: Math.round(gbps * 1e9) }]);
     expect(ddos.total).toBeCloseTo(ddosFee(Math.max(0, gbps - 50)), 2);
   });
 });

@@ -321,9 +321,9 @@ describe('security lines (docs/billing.md "Security")', () => {
     // 100 Gbps over: 20 × 80 + 30 × 60 + 50 × 40 = 1600 + 1800 + 2000
     expect(bill.lines.find((l) => l.item === 'ddos_attack:ddos-c')).toMatchObject({ billed: 100, amount: 5400 });
     expect(bill.used.ddos_attack).toEqual([
-      { code: 'ddos-a', max_peak: 47.5 },
-      { code: 'ddos-b', max_peak: 30 },
-      { code: 'ddos-c', max_peak: 120 },
+      { code: 'ddos-a', max_peak: 47.5e9 },
+      { code: 'ddos-b', max_peak: 30e9 },
+      { code: 'ddos-c', max_peak: 120e9 },
     ]);
     expect(bill.used.ddos_price).toBe(7450);
     expect(bill.total).toBe(7450);
@@ -339,7 +339,7 @@ describe('security lines (docs/billing.md "Security")', () => {
     ];
     const { bill } = computeService('ddos', defaultPriceConfig().ddos, days, { type: 'MONTH_BILL', daysInMonth: 31, packageGB: 0 });
     expect(bill.charged).toBe(false);
-    expect(bill.used.ddos_attack).toEqual([{ code: 'ddos-a', max_peak: 31 }]);
+    expect(bill.used.ddos_attack).toEqual([{ code: 'ddos-a', max_peak: 31e9 }]);
     expect(bill.used.ddos_price).toBe(0);
     expect(bill.total).toBe(0);
   });

@@ -14,6 +14,8 @@ export const DAY_BILLS_LIMIT = 31;
 /** Bills before this day use the old layout, bandwidth divided by 1048576 (spec 001 §2.5, §9). */
 export const OLD_LAYOUT_BEFORE = '2017-01-01';
 export const OLD_BANDWIDTH_DIVISOR = 1048576;
+/** ddos_attack's max_peak is in bit/s; shown in Gbps after dividing by 10^9 (spec 001 §9). */
+export const DDOS_PEAK_DIVISOR = 1e9;
 export const BILLS_PAGE_SIZE = 20;
 
 /** One ladder step as used: how much of the usage fell in it and what it cost. */

@@ -14,6 +14,7 @@ import {
   BILL_TYPE_LABELS,
   DAY_BILLS_LIMIT,
   OLD_BANDWIDTH_DIVISOR,
+  DDOS_PEAK_DIVISOR,
   isOldLayout,
   round3,
   type BillFull,
@@ -67,10 +68,10 @@ function Line({ line }: { line: BillLine }) {
 
 function Service({ bill }: { bill: ServiceBill }) {
   const discount = discountText(bill.discount);
-  // scdn_attack {bucket_name, peak} and ddos_attack {code, max_peak} (spec 001 §3), in Gbps
+  // scdn_attack {bucket_name, peak} in Gbps and ddos_attack {code, max_peak} in bit/s, shown in Gbps (spec 001 §3, §9)
   const attacks = [
     ...(Array.isArray(bill.used.scdn_attack) ? (bill.used.scdn_attack as { bucket_name: string; peak: number }[]).map((a) => ({ name: a.bucket_name, peak: a.peak })) : []),
-    ...(Array.isArray(bill.used.ddos_attack) ? (bill.used.ddos_attack as { code: string; max_peak: number }[]).map((a) => ({ name: a.code, peak: a.max_peak })) : []),
+    ...(Array.isArray(bill.used.ddos_attack) ? (bill.used.ddos_attack as { code: string; max_peak: number }[]).map((a) => ({ name: a.code, peak: round3(a.max_peak / DDOS_PEAK_DIVISOR) })) : []),
   ];
   return (
     <div className="bill-service" data-testid={`bill-service-${bill.service_type}`}>

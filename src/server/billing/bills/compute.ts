@@ -7,7 +7,7 @@ import { billing95, percentile95 } from '../../../shared/stats/percentile';
 import { DAY_S, SLOT_S, dayOf, formatTime } from '../../../shared/stats/time';
 import { PER_TASK_MEDIA_KEYS, mediaKeyLabel, transcodePackageCovers, isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
 import { CONSUMED_PRODUCT_INFO, isConsumedProduct } from '../../../shared/billing/consumption';
-import { round3, type BillLine, type BilledSample, type ServiceBill, type StepUse } from '../../../shared/billing/bills';
+import { DDOS_PEAK_DIVISOR, round3, type BillLine, type BilledSample, type ServiceBill, type StepUse } from '../../../shared/billing/bills';
 
 export const GB = 1024 ** 3;
 export const SLOTS_PER_DAY = DAY_S / SLOT_S;
@@ -335,7 +335,8 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
       });
       lines.push(ln);
     }
-    used.ddos_attack = [...peaks].map(([code, p]) => ({ code, max_peak: round3(p.gbps) }));
+    // max_peak in bit/s, as spec 001 §9 has the console divide it by 10^9
+    used.ddos_attack = [...peaks].map(([code, p]) => ({ code, max_peak: Math.round(p.gbps * DDOS_PEAK_DIVISOR) }));
     used.ddos_price = round3(lines.reduce((a, l) => a + l.amount, 0));
   }
   if (type === 'scdn') {
