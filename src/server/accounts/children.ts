@@ -21,7 +21,7 @@ import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage, cursorProp } from '../http/keyset';
+import { keysetQuery, cursorProp } from '../http/keyset';
 import { hashPassword } from './passwords';
 import { writeLog } from './oplog';
 import type { SessionUser } from './session';
@@ -135,14 +135,8 @@ export function childRoutes(app: FastifyInstance, db: DB, config: ServerConfig):
     async (req) => {
       const { limit, since, max } = req.query;
       const user = req.user!;
-      const { items: page, pager } = await keysetPage<ChildRow>(
-        async (where, order, n) => {
-          let q = db.selectFrom('users').where('parent_id', '=', user.account_id).select(['id', 'username', 'nickname', 'status', 'permissions', 'created_at']);
-          if (where) q = q.where('id', where.op, where.id);
-          return (await q.orderBy('id', order).limit(n).execute()) as ChildRow[];
-        },
-        { limit, since, max },
-      );
+      const base = db.selectFrom('users').where('parent_id', '=', user.account_id).select(['id', 'username', 'nickname', 'status', 'permissions', 'created_at']);
+      const { items: page, pager } = await keysetQuery(base, 'id', { limit, since, max });
       return ok(undefined, { children: page.map(childInfo), pager, grantable: { bill: !billHidden(config, user) } });
     },
   );

@@ -17,7 +17,7 @@ import operatorSchema from '../../../schemas/forms/operator/schema.json';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, pagingProps } from '../http/keyset';
 import { hashPassword } from './passwords';
 import { writeLog } from './oplog';
 import { OPERATOR_SERVICE_PAGE_SIZE, type OperatorBucket, type OperatorInfo } from '../../shared/security';
@@ -26,7 +26,6 @@ const P = operatorSchema.properties;
 const objectMessages = { type: '请求内容须为 JSON 对象', additionalProperties: '包含不支持的字段' };
 const idProp = { type: 'integer', minimum: 1, errorMessage: { type: '操作员不存在', minimum: '操作员不存在' } };
 const nameProp = { type: 'string', minLength: 1, maxLength: 32, errorMessage: { type: '操作员不存在', minLength: '操作员不存在', maxLength: '操作员不存在' } };
-const cursor = cursorProp;
 
 const createBody = { ...operatorSchema, required: ['operator_name', 'password', 'ak', 'operator_auth'], properties: { operator_name: P.operator_name, realname: P.realname, password: P.password, ak: P.ak, operator_auth: P.operator_auth }, errorMessage: { ...operatorSchema.errorMessage, required: { ...operatorSchema.errorMessage.required, password: '密码不能为空' } } };
 const updateBody = { ...operatorSchema, required: ['operator_id', 'ak', 'operator_auth'], properties: { operator_id: P.operator_id, operator_name: P.operator_name, realname: P.realname, password: P.password, ak: P.ak, operator_auth: P.operator_auth }, errorMessage: { ...operatorSchema.errorMessage, required: { ...operatorSchema.errorMessage.required, operator_id: '操作员不存在' } } };
@@ -174,9 +173,7 @@ export function operatorRoutes(app: FastifyInstance, db: DB): void {
           required: ['operator_id'],
           properties: {
             operator_id: idProp,
-            limit: limitProp(OPERATOR_SERVICE_PAGE_SIZE),
-            since: cursor,
-            max: cursor,
+            ...pagingProps(OPERATOR_SERVICE_PAGE_SIZE),
           },
           errorMessage: { required: { operator_id: '操作员不存在' } },
         },
@@ -184,14 +181,8 @@ export function operatorRoutes(app: FastifyInstance, db: DB): void {
     },
     async (req) => {
       const op = await ownOperator(req, { id: req.query.operator_id });
-      const { items, pager } = await keysetPage(
-        (where, order, limit) => {
-          let q = db.selectFrom('operator_buckets as ob').innerJoin('buckets as b', 'b.id', 'ob.bucket_id').select(['ob.id', 'ob.bucket_id', 'b.name as bucket_name']).where('ob.operator_id', '=', op.id);
-          if (where) q = q.where('ob.id', where.op, where.id);
-          return q.orderBy('ob.id', order).limit(limit).execute();
-        },
-        { limit: req.query.limit, since: req.query.since, max: req.query.max },
-      );
+      const base = db.selectFrom('operator_buckets as ob').innerJoin('buckets as b', 'b.id', 'ob.bucket_id').select(['ob.id', 'ob.bucket_id', 'b.name as bucket_name']).where('ob.operator_id', '=', op.id);
+      const { items, pager } = await keysetQuery(base, 'ob.id', { limit: req.query.limit, since: req.query.since, max: req.query.max });
       const data: OperatorBucket[] = items;
       return ok(data, { pager });
     },

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
 import { ok } from '../http/envelope';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, pagingProps } from '../http/keyset';
 import { actionText, LOG_PAGE_SIZE, type LogEntry } from '../../shared/oplog';
 
 export interface LogWrite {
@@ -41,8 +41,6 @@ interface LogQuery {
   max?: number;
 }
 
-const cursor = cursorProp;
-
 export function logRoutes(app: FastifyInstance, db: DB): void {
   /**
    * Newest first. `max=M`: the next (older) page, ids below M; `since=S`: the previous (newer) page,
@@ -56,9 +54,7 @@ export function logRoutes(app: FastifyInstance, db: DB): void {
         querystring: {
           type: 'object',
           properties: {
-            limit: limitProp(LOG_PAGE_SIZE),
-            since: cursor,
-            max: cursor,
+            ...pagingProps(LOG_PAGE_SIZE),
           },
         },
       },
@@ -66,18 +62,12 @@ export function logRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const { limit, since, max } = req.query;
       const accountId = req.user!.account_id;
-      const { items: page, pager } = await keysetPage(
-        (where, order, n) => {
-          let q = db
-            .selectFrom('operation_logs as l')
-            .where('l.account_id', '=', accountId)
-            .leftJoin('users as u', 'u.id', 'l.user_id')
-            .select(['l.id', 'l.user_id', 'l.username', 'u.username as current_name', 'l.action', 'l.target', 'l.detail', 'l.ip', 'l.created_at']);
-          if (where) q = q.where('l.id', where.op, where.id);
-          return q.orderBy('l.id', order).limit(n).execute();
-        },
-        { limit, since, max, order: 'desc' },
-      );
+      const base = db
+        .selectFrom('operation_logs as l')
+        .where('l.account_id', '=', accountId)
+        .leftJoin('users as u', 'u.id', 'l.user_id')
+        .select(['l.id', 'l.user_id', 'l.username', 'u.username as current_name', 'l.action', 'l.target', 'l.detail', 'l.ip', 'l.created_at']);
+      const { items: page, pager } = await keysetQuery(base, 'l.id', { limit, since, max, order: 'desc' });
       const data: LogEntry[] = page.map((r) => ({
         id: r.id,
         user_id: r.user_id,

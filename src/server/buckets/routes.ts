@@ -4,9 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import { ok } from '../http/envelope';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, limitProp, cursorProp } from '../http/keyset';
 import { SERVICE_KINDS, SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
-import { bucketForUser, bucketInfo, domainsOf, visibleTo, type BucketRow } from './repo';
+import { bucketForUser, bucketInfo, domainsOf, visibleTo } from './repo';
 
 interface ListQuery {
   limit: number;
@@ -34,22 +34,12 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
     const q = req.query;
     const user = req.user!;
     const like = q.bucket_name ? `%${q.bucket_name.replace(/[\\%_]/g, (c) => '\\' + c)}%` : '';
-    /** The account's buckets matching the filters, before paging. */
-    const scoped = () => {
-      // a sub-account lists only the kinds it holds and, with authorized_service, its granted buckets
-      let query = visibleTo(db.selectFrom('buckets').selectAll(), user);
-      if (q.business_type) query = query.where('kind', '=', q.business_type);
-      if (like) query = query.where('name', 'ilike', like);
-      return query;
-    };
-    const { items: page, pager } = await keysetPage<BucketRow>(
-      async (where, order, n) => {
-        let query = scoped();
-        if (where) query = query.where('buckets.id', where.op, where.id);
-        return (await query.orderBy('buckets.id', order).limit(n).execute()) as BucketRow[];
-      },
-      { limit: q.limit, since: q.since, max: q.max },
-    );
+    // the account's buckets matching the filters: a sub-account lists only the kinds it holds and,
+    // with authorized_service, its granted buckets
+    let base = visibleTo(db.selectFrom('buckets').selectAll(), user);
+    if (q.business_type) base = base.where('kind', '=', q.business_type);
+    if (like) base = base.where('name', 'ilike', like);
+    const { items: page, pager } = await keysetQuery(base, 'buckets.id', { limit: q.limit, since: q.since, max: q.max });
     const domains = q.with_domains ? await domainsOf(db, page.map((b) => b.id)) : undefined;
     return ok(
       page.map((b) => bucketInfo(b, domains ? (domains.get(b.id) ?? []) : undefined)),

@@ -18,7 +18,7 @@ import freeSchema from '../../../schemas/forms/certificate_free/schema.json';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, pagingProps } from '../http/keyset';
 import type { SessionUser } from '../accounts/session';
 import { assertNotLocked } from '../settings/routes';
 import { APPLY_STATUS, FREE_AGENTS, FREE_CERT_LIMIT, SSLPACK_LINK, type ApplyStatus, type CertificateApplication, type FreeAgent } from '../../shared/certificates';
@@ -161,25 +161,15 @@ export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
       schema: {
         querystring: {
           type: 'object',
-          properties: {
-            limit: limitProp(10),
-            since: cursorProp,
-            max: cursorProp,
-          },
+          properties: pagingProps(10),
         },
       },
     },
     async (req) => {
       const { limit, since, max } = req.query;
       const user = req.user!;
-      const { items, pager } = await keysetPage<AppRow>(
-        async (where, order, n) => {
-          let q = db.selectFrom('certificate_applications as a').leftJoin('certificates as c', 'c.id', 'a.certificate_id').select(COLUMNS).where('a.account_id', '=', user.account_id);
-          if (where) q = q.where('a.id', where.op, where.id);
-          return (await q.orderBy('a.id', order).limit(n).execute()) as AppRow[];
-        },
-        { limit, since, max, order: 'desc' },
-      );
+      const base = db.selectFrom('certificate_applications as a').leftJoin('certificates as c', 'c.id', 'a.certificate_id').select(COLUMNS).where('a.account_id', '=', user.account_id);
+      const { items, pager } = await keysetQuery(base, 'a.id', { limit, since, max, order: 'desc' });
       const used = await db.selectFrom('certificate_applications').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', user.account_id).where('status', '!=', 'failed').executeTakeFirstOrThrow();
       const packRemain = (await remainByKind(db, user.account_id)).sslpack ?? 0;
       return ok(items.map(view), { pager, free_used: Number(used.n), free_limit: FREE_CERT_LIMIT, pack_remain: packRemain });

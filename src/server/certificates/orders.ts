@@ -31,7 +31,7 @@ import { ruleErrors as reissueRuleErrors } from '../../../schemas/forms/certific
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, pagingProps } from '../http/keyset';
 import type { SessionUser } from '../accounts/session';
 import { assertNotLocked } from '../settings/routes';
 import { childReaches } from '../buckets/repo';
@@ -185,9 +185,7 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
           type: 'object',
           properties: {
             order_id: orderIdSchema,
-            limit: limitProp(10),
-            since: cursorProp,
-            max: cursorProp,
+            ...pagingProps(10),
           },
         },
       },
@@ -196,14 +194,7 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
       const user = req.user!;
       if (req.query.order_id) return ok(orderView(await one(user, req.query.order_id)));
       const { limit, since, max } = req.query;
-      const { items, pager } = await keysetPage<OrderRow>(
-        async (where, order, n) => {
-          let q = db.selectFrom('certificate_orders').selectAll().where('account_id', '=', user.account_id);
-          if (where) q = q.where('id', where.op, where.id);
-          return (await q.orderBy('id', order).limit(n).execute()) as unknown as OrderRow[];
-        },
-        { limit, since, max, order: 'desc' },
-      );
+      const { items, pager } = await keysetQuery(db.selectFrom('certificate_orders').selectAll().where('account_id', '=', user.account_id), 'id', { limit, since, max, order: 'desc' });
       return ok(items.map(orderView), { pager });
     },
   );

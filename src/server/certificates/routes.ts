@@ -15,7 +15,7 @@ import certificateSchema from '../../../schemas/forms/certificate/schema.json';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, pagingProps } from '../http/keyset';
 import type { SessionUser } from '../accounts/session';
 import { assertNotLocked } from '../settings/routes';
 import { bucketForUser } from '../buckets/repo';
@@ -138,25 +138,14 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
       schema: {
         querystring: {
           type: 'object',
-          properties: {
-            limit: limitProp(10),
-            since: cursorProp,
-            max: cursorProp,
-          },
+          properties: pagingProps(10),
         },
       },
     },
     async (req) => {
       const { limit, since, max } = req.query;
       const user = req.user!;
-      const { items: page, pager } = await keysetPage<CertRow>(
-        async (where, order, n) => {
-          let q = db.selectFrom('certificates').select(CERT_COLUMNS).where('account_id', '=', user.account_id);
-          if (where) q = q.where('id', where.op, where.id);
-          return (await q.orderBy('id', order).limit(n).execute()) as CertRow[];
-        },
-        { limit, since, max, order: 'desc' },
-      );
+      const { items: page, pager } = await keysetQuery(db.selectFrom('certificates').select(CERT_COLUMNS).where('account_id', '=', user.account_id), 'id', { limit, since, max, order: 'desc' });
       const bound = await boundDomains(page.map((r) => r.id));
       return ok(page.map((r) => info(r, bound.get(r.id) ?? [])), { pager });
     },

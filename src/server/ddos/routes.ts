@@ -34,7 +34,7 @@ import type { DB } from '../db';
 import type {} from './tables';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage, type KeysetWhere, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, pagingProps } from '../http/keyset';
 import { writeLog } from '../accounts/oplog';
 import { assertNotLocked } from '../settings/routes';
 import { notify } from '../messages/notify';
@@ -60,11 +60,7 @@ const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOStrin
 const cents = (v: string | number) => Math.round(Number(v) * 100);
 
 const idField = (title: string) => ({ type: 'integer', minimum: 1, errorMessage: { type: `${title}须为正整数`, minimum: `${title}须为正整数` } });
-const paging = {
-  limit: limitProp(DDOS_PAGE_SIZE),
-  since: cursorProp,
-  max: cursorProp,
-};
+const paging = pagingProps(DDOS_PAGE_SIZE);
 const timeField = { type: 'integer', minimum: 0, errorMessage: { type: '时间须为 Unix 秒', minimum: '时间须为 Unix 秒' } };
 const byId = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: idField('规则编号') }, errorMessage: { required: { id: '请指定规则' }, additionalProperties: '包含不支持的配置项' } };
 
@@ -286,13 +282,9 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
     },
     async (req) => {
       const ids = await instanceIds(req.user!.account_id, req.query.instance_id);
-      const fetch = (where: KeysetWhere, order: 'asc' | 'desc', limit: number) => {
-        let q = db.selectFrom('ddos_l7_rules').selectAll().where('instance_id', 'in', ids).where('type', '=', req.query.type);
-        if (where) q = q.where('id', where.op, where.id);
-        return q.orderBy('id', order).limit(limit).execute();
-      };
+      const base = db.selectFrom('ddos_l7_rules').selectAll().where('instance_id', 'in', ids).where('type', '=', req.query.type);
       const total = Number((await db.selectFrom('ddos_l7_rules').select(sql<number>`count(*)::int`.as('n')).where('instance_id', 'in', ids).where('type', '=', req.query.type).executeTakeFirstOrThrow()).n);
-      const { items, pager } = await keysetPage(fetch, { limit: req.query.limit, since: req.query.since, max: req.query.max });
+      const { items, pager } = await keysetQuery(base, 'id', { limit: req.query.limit, since: req.query.since, max: req.query.max });
       return ok(items.map(l7View), { pager: { ...pager, total } });
     },
   );
@@ -417,13 +409,9 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
     },
     async (req) => {
       const ids = await instanceIds(req.user!.account_id, req.query.instance_id);
-      const fetch = (where: KeysetWhere, order: 'asc' | 'desc', limit: number) => {
-        let q = db.selectFrom('ddos_l4_rules').selectAll().where('instance_id', 'in', ids);
-        if (req.query.ip) q = q.where('ip', '=', req.query.ip);
-        if (where) q = q.where('id', where.op, where.id);
-        return q.orderBy('id', order).limit(limit).execute();
-      };
-      const { items, pager } = await keysetPage(fetch, { limit: req.query.limit, since: req.query.since, max: req.query.max });
+      let base = db.selectFrom('ddos_l4_rules').selectAll().where('instance_id', 'in', ids);
+      if (req.query.ip) base = base.where('ip', '=', req.query.ip);
+      const { items, pager } = await keysetQuery(base, 'id', { limit: req.query.limit, since: req.query.since, max: req.query.max });
       return ok(items.map(l4View), { pager });
     },
   );
@@ -500,12 +488,8 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const ids = await instanceIds(req.user!.account_id, req.query.instance_id);
       const { start, end } = periodOf(req.query, 7 * 86_400);
-      const fetch = (where: KeysetWhere, order: 'asc' | 'desc', limit: number) => {
-        let q = db.selectFrom('ddos_attacks').selectAll().where('instance_id', 'in', ids).where('start_time', '>=', start).where('start_time', '<', end);
-        if (where) q = q.where('id', where.op, where.id);
-        return q.orderBy('id', order).limit(limit).execute();
-      };
-      const { items, pager } = await keysetPage(fetch, { limit: req.query.limit, since: req.query.since, max: req.query.max, order: 'desc' });
+      const base = db.selectFrom('ddos_attacks').selectAll().where('instance_id', 'in', ids).where('start_time', '>=', start).where('start_time', '<', end);
+      const { items, pager } = await keysetQuery(base, 'id', { limit: req.query.limit, since: req.query.since, max: req.query.max, order: 'desc' });
       return ok(items.map(attackView), { pager });
     },
   );

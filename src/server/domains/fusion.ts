@@ -10,8 +10,8 @@ import type { ServiceKind } from '../../shared/services';
 import { SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
 import { ok } from '../http/envelope';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
-import { bucketForUser, bucketInfo, domainsOf, visibleTo, type BucketRow } from '../buckets/repo';
+import { keysetQuery, pagingProps } from '../http/keyset';
+import { bucketForUser, bucketInfo, domainsOf, visibleTo } from '../buckets/repo';
 import { readSetting, writeSetting } from '../settings/repo';
 import { assertNotLocked } from '../settings/routes';
 
@@ -27,9 +27,7 @@ export function fusionRoutes(app: FastifyInstance, db: DB, registry: SettingRegi
         querystring: {
           type: 'object',
           properties: {
-            limit: limitProp(SERVICE_LIST_PAGE_SIZE),
-            since: cursorProp,
-            max: cursorProp,
+            ...pagingProps(SERVICE_LIST_PAGE_SIZE),
             bucket_name: { type: 'string', maxLength: 100, errorMessage: { maxLength: '服务名称过长' } },
           },
         },
@@ -38,15 +36,9 @@ export function fusionRoutes(app: FastifyInstance, db: DB, registry: SettingRegi
     async (req) => {
       const q = req.query;
       const like = q.bucket_name ? `%${q.bucket_name.replace(/[\\%_]/g, (c) => '\\' + c)}%` : '';
-      const { items, pager } = await keysetPage<BucketRow>(
-        async (where, order, n) => {
-          let query = visibleTo(db.selectFrom('buckets').selectAll(), req.user!).where('kind', '=', 'fusion');
-          if (like) query = query.where('name', 'ilike', like);
-          if (where) query = query.where('buckets.id', where.op, where.id);
-          return (await query.orderBy('buckets.id', order).limit(n).execute()) as BucketRow[];
-        },
-        { limit: q.limit, since: q.since, max: q.max },
-      );
+      let base = visibleTo(db.selectFrom('buckets').selectAll(), req.user!).where('kind', '=', 'fusion');
+      if (like) base = base.where('name', 'ilike', like);
+      const { items, pager } = await keysetQuery(base, 'buckets.id', { limit: q.limit, since: q.since, max: q.max });
       const domains = await domainsOf(db, items.map((b) => b.id));
       return ok(items.map((b) => bucketInfo(b, domains.get(b.id) ?? [])), { pager });
     },

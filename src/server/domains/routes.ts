@@ -17,7 +17,7 @@ import type { ServerConfig } from '../config';
 import type { SessionUser } from '../accounts/session';
 import { ok } from '../http/envelope';
 import { ApiError } from '../http/errors';
-import { keysetPage, limitProp, cursorProp } from '../http/keyset';
+import { keysetQuery, pagingProps } from '../http/keyset';
 import { bucketForUser, visibleTo, type BucketRow } from '../buckets/repo';
 import { cnameFor } from '../buckets/create';
 import { assertNotLocked } from '../settings/routes';
@@ -102,9 +102,7 @@ export function domainRoutes(app: FastifyInstance, db: DB, config: ServerConfig,
           properties: {
             bucket_name: bucketNameProp,
             domain: { type: 'string', maxLength: DOMAIN_MAX_LENGTH, errorMessage: { maxLength: '域名不能超过 253 个字符' } },
-            limit: limitProp(DOMAIN_PAGE_SIZE),
-            since: cursorProp,
-            max: cursorProp,
+            ...pagingProps(DOMAIN_PAGE_SIZE),
             check: { type: 'boolean', default: false, errorMessage: { type: '参数 check 须为 true 或 false' } },
           },
         },
@@ -116,21 +114,11 @@ export function domainRoutes(app: FastifyInstance, db: DB, config: ServerConfig,
       const bucket = q.bucket_name ? await bucketForUser(db, user, q.bucket_name) : null;
       const showDefault = await exempt(user, bucket?.name);
       const like = q.domain ? `%${normalizeDomain(q.domain).replace(/[\\%_]/g, (c) => '\\' + c)}%` : '';
-      const scoped = () => {
-        let query = visibleTo(rows() as any, user) as ReturnType<typeof rows>;
-        if (bucket) query = query.where('d.bucket_id', '=', bucket.id);
-        if (like) query = query.where('d.domain', 'ilike', like);
-        if (!showDefault) query = query.where('d.domain', 'not like', `%.${suffix}`).where('d.domain', '!=', suffix);
-        return query;
-      };
-      const { items, pager } = await keysetPage<Row>(
-        async (where, order, n) => {
-          let query = scoped();
-          if (where) query = query.where('d.id', where.op, where.id);
-          return (await query.orderBy('d.id', order).limit(n).execute()) as Row[];
-        },
-        { limit: q.limit, since: q.since, max: q.max },
-      );
+      let base = visibleTo(rows() as any, user) as ReturnType<typeof rows>;
+      if (bucket) base = base.where('d.bucket_id', '=', bucket.id);
+      if (like) base = base.where('d.domain', 'ilike', like);
+      if (!showDefault) base = base.where('d.domain', 'not like', `%.${suffix}`).where('d.domain', '!=', suffix);
+      const { items, pager } = await keysetQuery(base, 'd.id', { limit: q.limit, since: q.since, max: q.max });
       let entries = items.map(entryOf);
       if (q.check) entries = await Promise.all(entries.map(recheck));
       const extra: Record<string, unknown> = { pager };

@@ -23,7 +23,7 @@ import type { DB } from '../db';
 import type { Storage } from '../storage';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetQuery } from '../http/keyset';
 import { FOLDER_PAGE_MAX, FOLDER_PAGE_SIZE, UPLOAD_MAX_BYTES, folderPath, validName, type FileEntry } from '../../shared/files';
 import { assertFolder, contentTypeOf, createFolder, deleteEntry, entryOf, fileBucketFor, findEntry, recordFile, segmentsOr27101, storageKey } from './repo';
 
@@ -76,14 +76,8 @@ export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts:
       }
       await assertFolder(db, b.id, segs);
       const parent = folderPath(segs);
-      const { items, pager } = await keysetPage(
-        (where, order, limit) => {
-          let q = db.selectFrom('file_objects').selectAll().where('bucket_id', '=', b.id).where('parent', '=', parent);
-          if (where) q = q.where('id', where.op, where.id);
-          return q.orderBy('id', order).limit(limit).execute();
-        },
-        { limit: req.query.limit, since: req.query.since, max: req.query.max },
-      );
+      const base = db.selectFrom('file_objects').selectAll().where('bucket_id', '=', b.id).where('parent', '=', parent);
+      const { items, pager } = await keysetQuery(base, 'id', { limit: req.query.limit, since: req.query.since, max: req.query.max });
       return ok(items.map(entryOf), { pager, folder: parent, storage: { used: Number((await db.selectFrom('buckets').select('storage_used').where('id', '=', b.id).executeTakeFirstOrThrow()).storage_used) } });
     },
   );

@@ -4,6 +4,7 @@
  * (newest first). A cursor is given only when there really is something that way; an empty page
  * reached backwards still offers the way forward again.
  */
+import type { SelectQueryBuilder } from 'kysely';
 import type { CursorPager } from '../../shared/buckets';
 
 export type KeysetWhere = { op: '<' | '>'; id: number } | null;
@@ -37,6 +38,19 @@ export async function keysetPage<T extends { id: number }>(
   return { items, pager };
 }
 
+/**
+ * keysetPage over a kysely query: `base` holds the list's filters and columns, `id` names its id
+ * column as the query sees it ('id', or 'a.id' with an alias). Builders are immutable, so `base` is
+ * reused for every fetch.
+ */
+export function keysetQuery<O extends { id: number }>(
+  base: SelectQueryBuilder<any, any, O>,
+  id: string,
+  opts: { limit: number; since?: number; max?: number; order?: 'asc' | 'desc' },
+): Promise<{ items: O[]; pager: CursorPager }> {
+  return keysetPage<O>((where, order, n) => (where ? base.where(id, where.op, where.id) : base).orderBy(id, order).limit(n).execute(), opts);
+}
+
 /** The query-string properties of a paged list, one definition with its messages for every route. */
 export const limitProp = (defaultLimit: number) => ({
   type: 'integer',
@@ -47,3 +61,5 @@ export const limitProp = (defaultLimit: number) => ({
 });
 /** A cursor (since / max) of the keyset pager. */
 export const cursorProp = { type: 'integer', minimum: 0, errorMessage: { type: '分页参数不正确', minimum: '分页参数不正确' } };
+/** limit, since and max of a paged list's query string. */
+export const pagingProps = (defaultLimit: number) => ({ limit: limitProp(defaultLimit), since: cursorProp, max: cursorProp });

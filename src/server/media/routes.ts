@@ -17,7 +17,7 @@ import type { DB } from '../db';
 import type { SessionUser } from '../accounts/session';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetQuery } from '../http/keyset';
 import { childReaches, visibleTo } from '../buckets/repo';
 import { fileBucketFor, segmentsOr27101 } from '../files/repo';
 import { MEDIA_FIELDS, MEDIA_TASK_PAGE_SIZE, type MediaTask, type MediaTaskType } from '../../shared/media';
@@ -115,15 +115,9 @@ export function mediaRoutes(app: FastifyInstance, db: DB): void {
     },
     async (req) => {
       const b = await fileBucketFor(db, req.user!, req.query.bucket_name);
-      const { items, pager } = await keysetPage(
-        (where, order, limit) => {
-          let q = db.selectFrom('media_tasks as t').innerJoin('buckets as b', 'b.id', 't.bucket_id').select(taskColumns).where('t.bucket_id', '=', b.id);
-          if (req.query.status) q = q.where('t.status', '=', req.query.status);
-          if (where) q = q.where('t.id', where.op, where.id);
-          return q.orderBy('t.id', order).limit(limit).execute();
-        },
-        { limit: req.query.limit, since: req.query.since, max: req.query.max, order: 'desc' },
-      );
+      let base = db.selectFrom('media_tasks as t').innerJoin('buckets as b', 'b.id', 't.bucket_id').select(taskColumns).where('t.bucket_id', '=', b.id);
+      if (req.query.status) base = base.where('t.status', '=', req.query.status);
+      const { items, pager } = await keysetQuery(base, 't.id', { limit: req.query.limit, since: req.query.since, max: req.query.max, order: 'desc' });
       return ok(items.map(taskOf), { pager });
     },
   );
@@ -156,23 +150,17 @@ export function mediaRoutes(app: FastifyInstance, db: DB): void {
       const user = req.user!;
       const [from, to] = range(req.query.start, req.query.end);
       const reachable = visibleTo(db.selectFrom('buckets').select('buckets.id'), user as SessionUser);
-      const { items, pager } = await keysetPage(
-        (where, order, limit) => {
-          let q = db
-            .selectFrom('media_tasks as t')
-            .innerJoin('buckets as b', 'b.id', 't.bucket_id')
-            .select(taskColumns)
-            .where('t.account_id', '=', user.account_id)
-            .where('t.bucket_id', 'in', reachable)
-            .where('t.status', 'in', ['success', 'failed'])
-            .where('t.finished_at', '>=', from)
-            .where('t.finished_at', '<', to);
-          if (req.query.bucket_name) q = q.where('b.name', '=', req.query.bucket_name);
-          if (where) q = q.where('t.id', where.op, where.id);
-          return q.orderBy('t.id', order).limit(limit).execute();
-        },
-        { limit: req.query.limit, since: req.query.since, max: req.query.max, order: 'desc' },
-      );
+      let base = db
+        .selectFrom('media_tasks as t')
+        .innerJoin('buckets as b', 'b.id', 't.bucket_id')
+        .select(taskColumns)
+        .where('t.account_id', '=', user.account_id)
+        .where('t.bucket_id', 'in', reachable)
+        .where('t.status', 'in', ['success', 'failed'])
+        .where('t.finished_at', '>=', from)
+        .where('t.finished_at', '<', to);
+      if (req.query.bucket_name) base = base.where('b.name', '=', req.query.bucket_name);
+      const { items, pager } = await keysetQuery(base, 't.id', { limit: req.query.limit, since: req.query.since, max: req.query.max, order: 'desc' });
       return ok(items.map(taskOf), { pager, start: dayText(from), end: dayText(new Date(to.getTime() - 86400_000)) });
     },
   );

@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetQuery } from '../http/keyset';
 import { inviteCodeOf } from '../accounts/registration';
 import { settleReferralRebates } from './settle';
 import { maskInvitee, REFERRAL_DAYS, REFERRAL_PAGE_SIZE, REFERRAL_RATE, type Invitation, type InvitationDetail, type InviteUrl } from '../../shared/referrals';
@@ -24,23 +24,23 @@ import type {} from '../accounts/tables';
 const iso = (d: unknown) => new Date(d as string).toISOString();
 const until = (d: unknown) => new Date(new Date(d as string).getTime() + REFERRAL_DAYS * 86400_000).toISOString();
 
-async function invitationsOf(db: DB, inviterId: number, where: { op: '<' | '>'; id: number } | null, order: 'asc' | 'desc', limit: number, inviteeId?: number) {
-  let q = db
+/** The inviter's invitees with the rebate credited for each, before paging. */
+const invitationsOf = (db: DB, inviterId: number) =>
+  db
     .selectFrom('users as u')
     .leftJoin('referral_credits as rc', (j) => j.onRef('rc.invitee_id', '=', 'u.id').onRef('rc.inviter_id', '=', 'u.invited_by'))
     .select(['u.id', 'u.username', 'u.created_at', 'u.verify_status', sql<string>`coalesce(sum(rc.rebate), 0)`.as('rebate')])
     .where('u.invited_by', '=', inviterId)
-    .groupBy(['u.id', 'u.username', 'u.created_at', 'u.verify_status'])
-    .orderBy('u.id', order)
-    .limit(limit);
-  if (where) q = q.where('u.id', where.op, where.id);
-  if (inviteeId !== undefined) q = q.where('u.id', '=', inviteeId);
-  const rows = await q.execute();
-  return rows.map((r) => ({
-    id: r.id,
-    row: { invitee_id: r.id, username: maskInvitee(r.username), registered_at: iso(r.created_at), verify_status: r.verify_status, rebate_until: until(r.created_at), rebate: Number(r.rebate) } satisfies Invitation,
-  }));
-}
+    .groupBy(['u.id', 'u.username', 'u.created_at', 'u.verify_status']);
+
+const invitation = (r: { id: number; username: string; created_at: Date | string; verify_status: string; rebate: string }): Invitation => ({
+  invitee_id: r.id,
+  username: maskInvitee(r.username),
+  registered_at: iso(r.created_at),
+  verify_status: r.verify_status,
+  rebate_until: until(r.created_at),
+  rebate: Number(r.rebate),
+});
 
 export function referralRoutes(app: FastifyInstance, db: DB): void {
   const main = { access: 'parent' as const };
@@ -55,14 +55,14 @@ export function referralRoutes(app: FastifyInstance, db: DB): void {
   async function list(req: FastifyRequest, p: { limit?: number; since?: number; max?: number }) {
     const accountId = req.user!.account_id;
     await settleReferralRebates(db, accountId);
-    const { items, pager } = await keysetPage((w, order, limit) => invitationsOf(db, accountId, w, order, limit), { limit: p.limit ?? REFERRAL_PAGE_SIZE, since: p.since, max: p.max, order: 'desc' });
+    const { items, pager } = await keysetQuery(invitationsOf(db, accountId), 'u.id', { limit: p.limit ?? REFERRAL_PAGE_SIZE, since: p.since, max: p.max, order: 'desc' });
     const totals = await db
       .selectFrom('users')
       .select(sql<number>`count(*)::int`.as('n'))
       .where('invited_by', '=', accountId)
       .executeTakeFirstOrThrow();
     const rebate = await db.selectFrom('referral_credits').select(sql<string>`coalesce(sum(rebate), 0)`.as('n')).where('inviter_id', '=', accountId).executeTakeFirstOrThrow();
-    return ok({ invitations: items.map((i) => i.row), pager, total: Number(totals.n), rebate_total: Number(rebate.n) });
+    return ok({ invitations: items.map(invitation), pager, total: Number(totals.n), rebate_total: Number(rebate.n) });
   }
   // the spec also names /api/accounts/invitations without the slash: not registered twice, since the
   // OpenAPI document's operation ids (src/server/openapi/document.ts) cannot tell the two apart
@@ -76,7 +76,7 @@ export function referralRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const accountId = req.user!.account_id;
       await settleReferralRebates(db, accountId);
-      const [found] = await invitationsOf(db, accountId, null, 'desc', 1, req.query.invitee_id);
+      const found = await invitationsOf(db, accountId).where('u.id', '=', req.query.invitee_id).executeTakeFirst();
       if (!found) throw new ApiError(27651, 404);
       const credits = await db
         .selectFrom('referral_credits as rc')
@@ -87,7 +87,7 @@ export function referralRoutes(app: FastifyInstance, db: DB): void {
         .orderBy('rc.id', 'desc')
         .limit(200)
         .execute();
-      const answer: InvitationDetail = { invitee: found.row, credits: credits.map((c) => ({ order_no: c.order_no, recharge: Number(c.recharge), rebate: Number(c.rebate), created_at: iso(c.created_at) })) };
+      const answer: InvitationDetail = { invitee: invitation(found), credits: credits.map((c) => ({ order_no: c.order_no, recharge: Number(c.recharge), rebate: Number(c.rebate), created_at: iso(c.created_at) })) };
       return ok(answer);
     },
   );

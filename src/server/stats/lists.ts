@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import type { Need } from '../../shared/permissions';
 import { ok } from '../http/envelope';
-import { keysetPage, type KeysetFetch } from '../http/keyset';
+import { keysetQuery } from '../http/keyset';
 import { visibleTo } from '../buckets/repo';
 import { malformed } from './scope';
 import { followingBuckets } from './follow';
@@ -37,9 +37,6 @@ function listParams(q: ListQuery) {
   return { flowType, limit, since: int(q.since, 'since'), max: int(q.max, 'max') };
 }
 
-/** Keyset paging over ids, both ways, with the same helper as every other list. */
-const page = <T extends { id: number }>(fetch: KeysetFetch<T>, limit: number, since?: number, max?: number) => keysetPage(fetch, { limit, since, max });
-
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 
 export function listRoutes(app: FastifyInstance, db: DB): void {
@@ -47,17 +44,9 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
   app.get<{ Querystring: ListQuery }>('/api/stats/buckets/', { config: { ...config, openapi: { summary: '统计选择器：某流量类型的服务（分页、按名称搜索）' } } }, async (req) => {
     const { flowType, limit, since, max } = listParams(req.query);
     const search = (req.query.search ?? req.query.bucket_name ?? '').trim();
-    const { items, pager } = await page(
-      (where, order, n) => {
-        let q = visibleTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark']), req.user!).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
-        if (search) q = q.where('buckets.name', 'ilike', like(search));
-        if (where) q = q.where('buckets.id', where.op, where.id);
-        return q.orderBy('buckets.id', order).limit(n).execute();
-      },
-      limit,
-      since,
-      max,
-    );
+    let base = visibleTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark']), req.user!).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
+    if (search) base = base.where('buckets.name', 'ilike', like(search));
+    const { items, pager } = await keysetQuery(base, 'buckets.id', { limit, since, max });
     const domains = items.length ? await db.selectFrom('bucket_domains').select(['bucket_id', 'domain']).where('bucket_id', 'in', items.map((b) => b.id)).orderBy('id').execute() : [];
     return ok(
       items.map((b) => ({ bucket_id: b.id, bucket_name: b.name, kind: b.kind, type: b.kind === 'file' ? 'file' : 'ucdn', remark: b.remark, domains: domains.filter((d) => d.bucket_id === b.id).map((d) => ({ domain: d.domain })) })),
@@ -69,19 +58,12 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
     const { flowType, limit, since, max } = listParams(req.query);
     const search = (req.query.search ?? req.query.domain ?? '').trim();
     const bucket = (req.query.bucket_name ?? '').trim();
-    const { items, pager } = await page(
-      (where, order, n) => {
-        let q = visibleTo(db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.id', 'd.domain', 'buckets.name', 'buckets.kind']) as any, req.user!) as any;
-        q = q.where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
-        if (search) q = q.where('d.domain', 'ilike', like(search));
-        if (bucket) q = q.where('buckets.name', '=', bucket);
-        if (where) q = q.where('d.id', where.op, where.id);
-        return q.orderBy('d.id', order).limit(n).execute() as Promise<{ id: number; domain: string; name: string; kind: string }[]>;
-      },
-      limit,
-      since,
-      max,
-    );
+    // visibleTo is typed for a query on buckets alone; the join keeps the columns it filters on
+    const joined = db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.id', 'd.domain', 'buckets.name', 'buckets.kind']);
+    let base = (visibleTo(joined as any, req.user!) as typeof joined).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
+    if (search) base = base.where('d.domain', 'ilike', like(search));
+    if (bucket) base = base.where('buckets.name', '=', bucket);
+    const { items, pager } = await keysetQuery(base, 'd.id', { limit, since, max });
     return ok(
       items.map((d) => ({ domain: d.domain, bucket_name: d.name, type: d.kind === 'file' ? 'file' : 'ucdn', status: 'NORMAL' })),
       { pager },
