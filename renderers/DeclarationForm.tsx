@@ -6,7 +6,7 @@
 import type { Ref } from 'react';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
-import { ThemedForm, transformErrors, validator } from './theme';
+import { ThemedForm, transformErrors, validatorFor } from './theme';
 import { toErrorSchema } from './errorSchema';
 
 export interface DeclarationFormProps {
@@ -29,7 +29,7 @@ export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, f
       uiSchema={{ ...ui, 'ui:submitButtonOptions': { norender: true } }}
       formData={formData}
       formContext={formContext}
-      validator={validator}
+      validator={validatorFor(schema)}
       liveValidate="onChange"
       showErrorList={false}
       noHtml5Validate

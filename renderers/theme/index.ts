@@ -15,6 +15,28 @@ export const validator = customizeValidator({
   extenderFn: (ajv) => addVocabulary(ajv, { formats: false }),
 });
 
+/**
+ * The validator of one form: RJSF validates against the schema it resolved for the current data, and
+ * resolving an allOf of if/then branches (json-schema-merge-allof) keeps a field's own errorMessage
+ * and drops the branch's — so a branch's pattern would fail with no message. This validator checks the
+ * form's own (unresolved) schema instead, as the server does; everything else is the shared validator.
+ */
+const rootValidators = new WeakMap<object, typeof validator>();
+export function validatorFor(root: object): typeof validator {
+  let v = rootValidators.get(root);
+  if (!v) {
+    v = new Proxy(validator, {
+      get(target, prop) {
+        if (prop === 'validateFormData') return (formData: unknown, _resolved: unknown, ...rest: unknown[]) => (target.validateFormData as (...a: unknown[]) => unknown)(formData, root, ...rest);
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    rootValidators.set(root, v);
+  }
+  return v;
+}
+
 export const ThemedForm = withTheme({ templates, widgets });
 
 /** The UI schema node at a property path such as ".server_push_options.url_patterns.3". */

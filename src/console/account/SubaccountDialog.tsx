@@ -15,7 +15,7 @@ import {
   behave, bindsDiff, canSave, ruleErrors, toPermissions, uiFor,
   type SubaccountContext, type SubaccountForm,
 } from '../../../schemas/forms/subaccount/rules';
-import { ThemedForm, transformErrors, validator } from '../../../renderers/theme';
+import { ThemedForm, transformErrors, validator, validatorFor } from '../../../renderers/theme';
 import { toErrorSchema } from '../../../renderers/errorSchema';
 import type { BucketPage } from '../../../renderers/SettingPanel';
 import { api, ApiFailure, failureText } from '../api/client';
@@ -217,7 +217,7 @@ export function SubaccountDialog({ mode, initial, held, binds, billHidden, onClo
           uiSchema={uiSchema}
           formData={formData}
           formContext={formContext}
-          validator={validator}
+          validator={validatorFor(subaccountSchema as object)}
           liveValidate="onChange"
           showErrorList={false}
           noHtml5Validate

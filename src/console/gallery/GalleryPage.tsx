@@ -16,7 +16,7 @@ import { TAB_LABELS } from '../../shared/services';
 import type { FieldError } from '../../shared/errors';
 import type { GalleryEntry, GalleryFixture } from '../../../schemas/gallery';
 import { registry as consoleRegistry } from '../../../renderers/declarations';
-import { ThemedForm, transformErrors, validator } from '../../../renderers/theme';
+import { ThemedForm, transformErrors, validatorFor } from '../../../renderers/theme';
 import { SettingRegistry } from '../../../schemas/registry';
 import { GALLERY_API } from './available';
 import { compareErrors, isSameError, uniqueSorted } from './compare';
@@ -216,7 +216,7 @@ function GalleryDetail({ entry }: { entry: GalleryEntry }) {
               schema={schema}
               uiSchema={{ ...ui, 'ui:submitButtonOptions': { norender: true } }}
               formData={formData}
-              validator={validator}
+              validator={validatorFor(schema)}
               liveValidate="onChange"
               showErrorList={false}
               noHtml5Validate
