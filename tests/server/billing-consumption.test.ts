@@ -175,3 +175,26 @@ describe('the demo', () => {
 function round(v: number) {
   return Math.round(v * 1000) / 1000;
 }
+
+describe('donation addresses (POST /api/coin/address/bind)', () => {
+  it('binds one address per coin by the declaration, replaces it, lists and unbinds it; another account sees none', async () => {
+    let res = await key.post('/api/coin/address/bind', { type: 'BTC', address: '0x52908400098527886E0F7030069857D2E4169EE7' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([{ path: '/address', message: '请填写正确的比特币地址（1、3 或 bc1 开头）' }]);
+    res = await key.post('/api/coin/address/bind', { type: 'DOGE', address: 'x' });
+    expect(res.json().errors).toEqual(expect.arrayContaining([{ path: '/type', message: '请选择币种' }]));
+    expect((await key.get('/api/coin/address')).json().data).toEqual([]);
+    await key.post('/api/coin/address/bind', { type: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7' });
+    res = await key.post('/api/coin/address/bind', { type: 'BTC', address: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' });
+    res = await key.post('/api/coin/address/bind', { type: 'BTC', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+    expect(res.json().data.map((a: { type: string; address: string }) => [a.type, a.address])).toEqual([
+      ['BTC', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
+      ['ETH', '0x52908400098527886E0F7030069857D2E4169EE7'],
+    ]);
+    const other = await new Client(s.app).signIn('demo');
+    expect((await other.get('/api/coin/address')).json().data).toEqual([]);
+    expect((await other.request({ method: 'DELETE', url: '/api/coin/address?type=ETH' })).json()).toMatchObject({ error_code: 22651, message: '该币种尚未绑定捐赠地址' });
+    res = await key.request({ method: 'DELETE', url: '/api/coin/address?type=ETH' });
+    expect(res.json().data.map((a: { type: string }) => a.type)).toEqual(['BTC']);
+  });
+});

@@ -14,3 +14,6 @@ export function useBilling(): BillingContext {
 
 /** Yuan with 3 decimals (spec 001 §9: usage and fees). */
 export const yuan3 = (v: number) => v.toFixed(3);
+
+/** Counts (条, 次, 张) with thousands separators (spec 001 §9: counts are integers). */
+export const count = (v: number) => v.toLocaleString('en-US');

@@ -2,7 +2,8 @@
  * 其他服务 (/billing/other/, spec 001 §2.5 billing.other; the page's content is ours, docs/billing.md
  * "Other services"): the products that run on partner consoles and are paid by their packages first —
  * SMS, one-click login, blockchain notarisation — for a month: what was reported, what packages covered,
- * what the day bills charged, what waits for today's bill, and what the packages still hold.
+ * what the day bills charged, what waits for today's bill, and what the packages still hold; and the
+ * account's donation addresses (DonationAddresses).
  */
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -11,9 +12,13 @@ import dayjs from 'dayjs';
 import { api, failureText } from '../../api/client';
 import { CONSUMED_PRODUCT_INFO, OTHER_MONTHS_BACK, type OtherServiceMonth } from '../../../shared/billing/consumption';
 import { RESOURCE_KIND_LABELS } from '../../../shared/billing/resources';
-import { yuan3 } from '../common';
+import { count, yuan3 } from '../common';
+import { dayOf } from '../../../shared/stats/time';
+import { DonationAddresses } from './DonationAddresses';
 
-const MONTHS = Array.from({ length: OTHER_MONTHS_BACK + 1 }, (_, i) => dayjs().subtract(i, 'month').format('YYYY-MM'));
+// months of the CST calendar, as the bills count them
+const thisMonth = dayOf(Math.floor(Date.now() / 1000)).slice(0, 7);
+const MONTHS = Array.from({ length: OTHER_MONTHS_BACK + 1 }, (_, i) => dayjs(`${thisMonth}-01`).subtract(i, 'month').format('YYYY-MM'));
 
 export default function OtherPage() {
   const [month, setMonth] = useState(MONTHS[0]!);
@@ -55,18 +60,18 @@ export default function OtherPage() {
               <tr key={r.product} data-product={r.product}>
                 <td>{CONSUMED_PRODUCT_INFO[r.product].label}</td>
                 <td className="billing-num">
-                  {r.quantity} {r.unit}
+                  {count(r.quantity)} {r.unit}
                 </td>
                 <td className="billing-num">
-                  {r.covered} {r.unit}
+                  {count(r.covered)} {r.unit}
                 </td>
                 <td className="billing-num">
-                  {r.charged_quantity} {r.unit}
-                  {r.unbilled_quantity > 0 && <div className="muted">其中 {r.unbilled_quantity} {r.unit} 待出账</div>}
+                  {count(r.charged_quantity)} {r.unit}
+                  {r.unbilled_quantity > 0 && <div className="muted">其中 {count(r.unbilled_quantity)} {r.unit} 待出账</div>}
                 </td>
                 <td className="billing-num">{yuan3(r.amount)}</td>
                 <td className="billing-num">
-                  {r.remain} {r.unit}
+                  {count(r.remain)} {r.unit}
                 </td>
                 <td>
                   <Link to={`/billing/${r.product}/`}>用量记录</Link>
@@ -87,6 +92,7 @@ export default function OtherPage() {
           </tfoot>
         </HTMLTable>
       )}
+      <DonationAddresses />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { Callout, H5, HTMLSelect, HTMLTable, NonIdealState } from '@blueprintjs/
 import { api, failureText } from '../../api/client';
 import { CONSUMED_PRODUCT_INFO, isConsumedProduct } from '../../../shared/billing/consumption';
 import type { ResourceKind } from '../../../shared/billing/resources';
+import { count } from '../common';
 
 interface UsageDay {
   day: string;
@@ -59,14 +60,14 @@ export function UsageRecords({ kind }: { kind: ResourceKind }) {
               <tr key={r.day}>
                 <td>{r.day}</td>
                 <td className="billing-num">
-                  {r.quantity} {unit}
+                  {count(r.quantity)} {unit}
                 </td>
                 <td className="billing-num">
-                  {r.covered} {unit}
+                  {count(r.covered)} {unit}
                 </td>
                 {billed && (
                   <td className="billing-num">
-                    {r.charged} {unit}
+                    {count(r.charged)} {unit}
                   </td>
                 )}
               </tr>
