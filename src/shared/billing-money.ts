@@ -23,6 +23,8 @@ export const QR_DEFAULTS = { size: 256, level: 'M', logoSize: 20 } as const;
 /** Recharge amounts (yuan): at least 1, at most 1,000,000, 2 decimals. */
 export const RECHARGE_MIN = 1;
 export const RECHARGE_MAX = 1_000_000;
+/** The recharge amount's rule, as the charge page shows it and POST /api/orders/recharge refuses with it. */
+export const RECHARGE_AMOUNT_TEXT = `请填写 ${RECHARGE_MIN} - ${RECHARGE_MAX} 元之间的金额，最多两位小数`;
 /** Preset amounts of the charge page. */
 export const RECHARGE_PRESETS = [100, 500, 1000, 5000];
 
@@ -86,7 +88,8 @@ export function topUpText(need: number): string {
 export const REBATE_MIN = 20;
 export const REBATE_PAGE_SIZE = 20;
 export const REBATE_PAGE_LINKS = 5;
-export const REBATE_VOUCHER_DAYS = 365;
+/** A rebate turned into a voucher is valid 1 calendar year (spec 001 §9): to the same day next year, 365 or 366 days. */
+export const REBATE_VOUCHER_MONTHS = 12;
 export const MAX_PAYEES = 6;
 export const REBATE_EMPTY_TEXT = '还没有返利金额记录';
 export const REBATE_TEXTS = {
@@ -155,6 +158,8 @@ export type InvoiceStatus = keyof typeof INVOICE_STATUS;
 export const INVOICE_PAGE_SIZE = 20;
 export const MAX_INVOICE_INFOS = 10;
 export const MAX_INVOICE_ADDRESSES = 10;
+/** The invoice amount's rule, as the apply page shows it and PUT /api/account/invoice refuses with it. */
+export const INVOICE_AMOUNT_TEXT = '请填写大于 0 的开票金额，最多两位小数';
 
 /** What may still be invoiced (GET /api/account/invoice/consume/). */
 export interface InvoiceConsume {
@@ -170,3 +175,9 @@ export interface InvoiceConsume {
 
 /** 2-decimal yuan arithmetic without float drift. */
 export const yuan = (n: number) => Math.round(n * 100) / 100;
+
+/** Whether an amount has at most 2 decimals (1.005 has 3; 0.07 × 100 is not exactly 7, hence the tolerance). */
+export function hasAtMostTwoDecimals(n: number): boolean {
+  const cents = n * 100;
+  return Math.abs(cents - Math.round(cents)) < 1e-6;
+}

@@ -109,6 +109,8 @@ export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   // 22xxx
   22005: '请先完成实名认证',
   22201: '账户余额不足，请先充值',
+  // the listed accounts of the server configuration (docs/billing.md "Listed accounts")
+  22006: '该功能暂不对您的账号开放',
   // 221xx vouchers, 225xx bills and resource packages (docs/billing.md)
   22101: '代金券不存在，请检查券号',
   22102: '该代金券已被激活',
@@ -119,6 +121,7 @@ export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   22503: '资源包不存在或无权访问',
   22504: '100 GB 与 500 GB 优惠流量包每 3 个月限购其一',
   22505: '仅能删除已用完或已过期的资源包',
+  22651: '该币种尚未绑定捐赠地址',
   // 222xx payment, 223xx invoices, 224xx rebates and payees (docs/billing-money.md)
   22211: '订单不存在或已关闭',
   22212: '该订单已支付，请勿重复支付',

@@ -2,45 +2,9 @@ import { test, expect } from '@playwright/test';
 import { signIn } from './helpers';
 import { maskAccount, maskName } from '../../src/shared/mask';
 import { QUERY_RANGES, rangeStart } from '../../src/shared/services';
+import { dayOf } from '../../src/shared/stats/time';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ab8d0f1a0000000049454e44ae426082', 'hex');
-const yuan = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''));
-
-test('recharge through the sandbox Alipay page and see the balance grow', async ({ page, context }) => {
-  // demokey: an account the other browser tests leave alone, so its balance moves only here
-  await signIn(page, 'demokey');
-  await page.goto('/billing/charge/?amount=123.45&referer=/billing/history/');
-  const balance = page.getByTestId('charge-balance');
-  await expect(balance).toContainText('元');
-  const before = yuan(await balance.textContent());
-  await expect(page.getByLabel('充值金额')).toHaveValue('123.45');
-  // a recharge cannot be paid from the balance: the chooser falls back to Alipay
-  await expect(page.getByRole('radio', { name: '支付宝' })).toBeChecked();
-  await expect(page.getByRole('radio', { name: /余额支付/ })).toHaveCount(0);
-  await page.getByRole('button', { name: '确认充值' }).click();
-  const qr = page.getByRole('img', { name: '支付二维码' });
-  await expect(qr).toBeVisible();
-  await expect(qr).toHaveAttribute('width', '256');
-  const payUrl = await page.locator('.charge-pay-link').getAttribute('href');
-  expect(await qr.getAttribute('data-value')).toBe(payUrl);
-
-  // the person who scanned the code confirms on the provider's page
-  const phone = await context.newPage();
-  await phone.goto(payUrl!);
-  await expect(phone.getByText('支付宝沙箱').first()).toBeVisible();
-  await expect(phone.getByText('￥123.45')).toBeVisible();
-  await phone.getByRole('button', { name: '确认付款' }).click();
-  await expect(phone.getByText('付款成功')).toBeVisible();
-  await phone.close();
-
-  await expect(page.getByText('充值成功')).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText('已充值 123.45 元')).toBeVisible();
-  await expect.poll(async () => yuan(await balance.textContent())).toBeCloseTo(before + 123.45, 2);
-  // back to where the user came from: the order history lists it
-  await page.getByRole('link', { name: '返回' }).click();
-  await expect(page).toHaveURL(/\/billing\/history\/$/);
-  await expect(page.locator('table tbody tr', { hasText: '123.45' }).first()).toContainText('账户充值');
-});
 
 test('apply for a rebate with a new payee, seeing the payee form\'s messages', async ({ page }) => {
   await signIn(page);
@@ -121,6 +85,31 @@ test('the rebate list of an account without rebates is empty and the manage butt
   await expect(page).toHaveURL(/\/billing\/rebateAmount\/$/);
 });
 
+test('the rebate list shows a failed load, and a refused delete with its code\'s text (the generic text only without an answer)', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/billing/rebateAmount/');
+  const row = page.locator('.rebate-table tbody tr', { hasText: '30.00' }).filter({ hasText: '已取消' }).first();
+  await expect(row).toBeVisible();
+  const isRebate = (u: URL) => u.pathname === '/api/account/rebate';
+  // a refusal with an error code: that code's text
+  await page.route(isRebate, (r) => (r.request().method() === 'DELETE' ? r.fulfill({ status: 400, json: { error_code: 22405, message: '已完成的返利申请不能删除' } }) : r.continue()));
+  await row.getByRole('button', { name: '删除' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
+  await expect(page.getByText('已完成的返利申请不能删除')).toBeVisible();
+  // no answer at all: the generic text of spec 001 §8
+  await page.unroute(isRebate);
+  await page.route(isRebate, (r) => (r.request().method() === 'DELETE' ? r.abort('failed') : r.continue()));
+  await row.getByRole('button', { name: '删除' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
+  await expect(page.getByText('发生了未知错误，请您联系我们的客服')).toBeVisible();
+  // a failed load is not an empty list
+  await page.unroute(isRebate);
+  await page.route(isRebate, (r) => (r.request().method() === 'GET' ? r.fulfill({ status: 500, body: 'down' }) : r.continue()));
+  await page.reload();
+  await expect(page.locator('.bp6-callout.bp6-intent-danger')).toContainText('网络似乎不稳定，刷新试试');
+  await expect(page.getByText('还没有返利金额记录')).toHaveCount(0);
+});
+
 test('apply for an invoice with a new title and address, see it listed, open and delete it', async ({ page }) => {
   await signIn(page);
   await page.goto('/billing/invoicing/');
@@ -169,8 +158,39 @@ test('the order history offers the quick ranges: 近 3 个月 starts the day aft
   await signIn(page);
   await page.goto('/billing/history/');
   await page.getByRole('button', { name: '近 3 个月' }).click();
-  const today = new Date().toISOString().slice(0, 10);
+  // days are China Standard Time days whatever the browser's zone
+  const today = dayOf(Math.floor(Date.now() / 1000));
   await expect(page.getByLabel('结束日期')).toHaveValue(today);
   await expect(page.getByLabel('开始日期')).toHaveValue(rangeStart(QUERY_RANGES[1], today));
   await expect(page.getByRole('button', { name: '近 3 个月' })).toHaveClass(/bp6-active/);
+});
+
+test('a special invoice title asks for the bank details and takes the 一般纳税人资格证明 picture', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/billing/invoicing/');
+  await page.getByRole('tab', { name: '发票抬头' }).click();
+  await page.getByRole('button', { name: '添加发票抬头' }).click();
+  const dialog = page.getByRole('dialog', { name: '添加发票抬头' });
+  // a normal invoice has no picture field
+  await expect(dialog.locator('#root_qualification_pic')).toBeHidden();
+  await expect(dialog).not.toContainText('一般纳税人资格证明');
+  await dialog.getByText('增值税专用发票', { exact: true }).click();
+  const title = `专票测试${Date.now() % 100000}有限公司`;
+  await dialog.locator('#root_title').fill(title);
+  await dialog.locator('#root_tax_no').fill('91310000MA1FL0XX1A');
+  await dialog.getByRole('button', { name: '确定' }).click();
+  // the branch's own messages reach the form
+  await expect(dialog.getByText('专用发票须填写开户银行')).toBeVisible();
+  await dialog.locator('#root_bank').fill('招商银行上海分行');
+  await dialog.locator('#root_bank_account').fill('121909876510001');
+  await dialog.locator('#root_reg_address').fill('上海市浦东新区示例路 1 号');
+  await dialog.locator('#root_reg_phone').fill('021-12345678');
+  const uploaded = page.waitForResponse((r) => r.url().includes('/accounts/invoice/pic/') && r.request().method() === 'POST');
+  await dialog.locator('#root_qualification_pic').setInputFiles({ name: 'cert.png', mimeType: 'image/png', buffer: PNG });
+  expect((await uploaded).status()).toBe(200);
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/account/invoice/info') && r.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: '确定' }).click();
+  expect((await saved).request().postDataJSON().qualification_pic).toMatch(/^\/accounts\/invoice\/pic\/[0-9a-f]{32}$/);
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(title)).toBeVisible();
 });

@@ -346,6 +346,9 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/resources/account/': [{ note: 'an unknown spec', req: send('POST', '/api/resources/account/', () => ({ spec: 'nosuchspec' })), allow: mayHold('bill') }],
   'PUT /api/resources/account/': [{ note: 'an unknown package', req: send('PUT', '/api/resources/account/', () => ({ id: 999999, auto_renew: false })), allow: mayHold('bill') }],
   'DELETE /api/resources/account/': [{ note: 'an unknown package', req: () => ({ method: 'DELETE', url: '/api/resources/account/?id=999999' }), allow: mayHold('bill') }],
+  'POST /api/coin/address/bind': [{ req: send('POST', '/api/coin/address/bind', () => ({ type: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7' })), allow: mayHold('bill') }],
+  'GET /api/coin/address': [{ req: get('/api/coin/address'), allow: mayHold('bill') }],
+  'DELETE /api/coin/address': [{ note: 'nothing bound', req: () => ({ method: 'DELETE', url: '/api/coin/address?type=ETH' }), allow: mayHold('bill') }],
   'GET /api/billing/other': [{ req: get('/api/billing/other'), allow: mayHold('bill') }],
   'GET /api/resources/usage': [{ req: get('/api/resources/usage?kind=sms'), allow: mayHold('bill') }],
   // the external products' usage reports: public, with a product key of their own (an invalid one here)

@@ -9,6 +9,7 @@ import { runBilling } from '../../src/server/billing/bills/make';
 import { setPriceConfig } from '../../src/server/billing/price';
 import { issueVoucher, createVoucherCode } from '../../src/server/billing/vouchers/issue';
 import { grantPackage } from '../../src/server/billing/resources/grant';
+import { assertPromoAvailable } from '../../src/server/billing/resources/routes';
 import { renewPackages } from '../../src/server/billing/resources/renew';
 import { billingCommands, parseLadder } from '../../src/server/billing/commands';
 import { visibilityFor } from '../../src/server/billing/header';
@@ -205,6 +206,29 @@ describe('vouchers', () => {
     expect((await demo.get('/api/tickets/?status=EXPIRED')).json().data).toHaveLength(1);
   });
 
+  it('filters by the time obtained: start_time included, end_time (the end day + 86400) excluded, in CST days', async () => {
+    const a = await account('demo');
+    const d10 = dayStart('2020-03-10') as number;
+    const at = (s: number) => new Date(s * 1000);
+    const put = (remark: string, created: number, activated: number | null) =>
+      s.db.insertInto('vouchers').values({ account_id: a.id, ticket_id: null, value: '1.00', remain: '1.00', valid_days: 30, source: 'platform', remark, created_at: at(created), activated_at: activated === null ? null : at(activated), expired_at: new Date(Date.now() + 86400_000) }).execute();
+    await put('before', d10 - 1, null); // 2020-03-09 23:59:59 CST
+    await put('first', d10, null); // 2020-03-10 00:00:00 CST, granted (no activation)
+    await put('activated', d10 - 30 * 86400, d10 + 86400 + 86399); // issued long before, activated 2020-03-11 23:59:59 CST
+    await put('after', d10 + 2 * 86400, null); // 2020-03-12 00:00:00 CST
+    await put('issued-in-range', d10 + 3600, d10 + 5 * 86400); // issued in the range, obtained (activated) after it
+    const q = `start_time=${d10}&end_time=${dayStart('2020-03-11')! + 86400}`;
+    const r = (await demo.get(`/api/tickets/?${q}`)).json();
+    expect(r.data.map((v: { remark: string }) => v.remark)).toEqual(['activated', 'first']);
+    expect(r.data[0].created_at).toBe(d10 + 86400 + 86399);
+    expect((await demo.get(`/api/tickets/?start_time=${d10 + 2 * 86400}&end_time=${d10 + 3 * 86400}`)).json().data.map((v: { remark: string }) => v.remark)).toEqual(['after']);
+    // only a start, only an end
+    expect((await demo.get(`/api/tickets/?end_time=${d10}`)).json().data.map((v: { remark: string }) => v.remark)).toEqual(['before']);
+    expect((await demo.get(`/api/tickets/?start_time=${d10}&status=USING&limit=100`)).json().data.map((v: { remark: string }) => v.remark)).toEqual(expect.arrayContaining(['first', 'activated', 'after', 'issued-in-range']));
+    expect((await demo.get('/api/tickets/?start_time=-1')).json()).toMatchObject({ error_code: 20001 });
+    expect((await demo.get('/api/tickets/?end_time=abc')).json()).toMatchObject({ error_code: 20001 });
+  });
+
   it('allows 10 wrong codes an hour, then 22104', async () => {
     const c = await new Client(s.app).signIn('demonew');
     for (let i = 0; i < 10; i++) expect((await c.post('/api/ticket/', { ticket_id: `WRONGCODE${i}00` })).json().error_code).toBe(22101);
@@ -252,9 +276,30 @@ describe('resource packages', () => {
 
   it('refuses when the balance is short with the amount to top up (22201), and unknown specs (22502)', async () => {
     const c = await new Client(s.app).signIn('demonew');
-    const res = await c.post('/api/resources/account/', { spec: 'traffic_1t', code: await code(c) });
-    expect(res.json()).toMatchObject({ error_code: 22201, data: { need: 270, link: '/billing/charge/?amount=270' } });
+    const u = await s.db.selectFrom('users').select(['id', 'money', 'actual_charge']).where('username', '=', 'demonew').executeTakeFirstOrThrow();
+    const pay = await code(c);
+    const res = await c.post('/api/resources/account/', { spec: 'traffic_1t', code: pay });
+    // the top-up link carries the pay page to come back to (spec 001 §2.5 charge/ with amount and referer)
+    expect(res.json()).toMatchObject({ error_code: 22201, data: { need: 270, link: '/billing/charge/?amount=270&referer=%2Fbilling%2Fresources%2Fpay%2F%3Fresource%3Dtraffic_1t' } });
     expect((await c.post('/api/resources/account/', { spec: 'nope' })).json()).toMatchObject({ error_code: 22502 });
+    // the refusal did not spend the code: after the top-up the same code pays, once
+    await s.db.updateTable('users').set({ money: '1000.00', actual_charge: '1000.00' }).where('id', '=', u.id).execute();
+    const paid = await c.post('/api/resources/account/', { spec: 'traffic_1t', code: pay });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().data.balance).toBeCloseTo(730, 2);
+    expect((await c.post('/api/resources/account/', { spec: 'traffic_1t', code: pay })).json().error_code).toBe(21102);
+    // two promotional packages at once: the second is refused by the check under the account's row lock
+    await s.db.updateTable('sms_outbox').set({ created_at: new Date(Date.now() - 120_000) }).execute();
+    const again = await code(c);
+    const both = await Promise.all(['traffic_100g', 'traffic_500g'].map((spec) => c.post('/api/resources/account/', { spec, code: again })));
+    expect(both.map((r) => (r.statusCode === 200 ? 200 : r.json().error_code)).sort()).toEqual([200, 22504]);
+    const promos = await s.db.selectFrom('resource_packages').select('spec').where('account_id', '=', u.id).where('spec', 'in', ['traffic_100g', 'traffic_500g']).execute();
+    expect(promos).toHaveLength(1);
+    // the check inside the payment (PGlite runs one transaction at a time, so the first check above usually answers)
+    await expect(s.db.transaction().execute((trx) => assertPromoAvailable(trx, u.id))).rejects.toMatchObject({ code: 22504 });
+    const twofaId = (await s.db.selectFrom('users').select('id').where('username', '=', 'demo2fa').executeTakeFirstOrThrow()).id;
+    await expect(s.db.transaction().execute((trx) => assertPromoAvailable(trx, twofaId))).resolves.toBeUndefined();
+    await s.db.updateTable('users').set({ money: u.money, actual_charge: u.actual_charge }).where('id', '=', u.id).execute();
   });
 
   it('sets auto-renewal, and deletes only used-up or expired packages', async () => {
@@ -321,4 +366,81 @@ describe('the billing header', () => {
 it('keeps bills on PostgreSQL and PGlite alike (numeric money)', async () => {
   const r = await sql<{ n: string }>`select count(*)::text as n from bills`.execute(s.db);
   expect(Number(r.rows[0].n)).toBeGreaterThan(30);
+});
+
+describe('listed accounts of the server configuration (docs/billing.md "Listed accounts")', () => {
+  let t: TestServer;
+  const REFUSED = { result: false, error_code: 22006, message: '该功能暂不对您的账号开放' };
+  const calls = {
+    balance: [
+      ['GET', '/orders/recharge/discount'],
+      ['POST', '/api/orders/recharge', { amount: 100 }],
+      ['GET', '/api/orders/recharge?order_no=NOSUCHORDER'],
+    ],
+    history: [['GET', '/api/v2/orders/?status=success']],
+    bills: [
+      ['GET', '/api/bills/'],
+      ['GET', '/api/bill/?id=NOSUCHBILL'],
+      ['GET', '/api/bill_threshold'],
+    ],
+    invoicing: [
+      ['GET', '/api/account/invoice/consume/'],
+      ['GET', '/api/account/invoices'],
+      ['GET', '/api/account/invoice?invoice_id=999999'],
+      ['GET', '/api/account/invoice/info'],
+      ['PUT', '/api/account/invoice', { amount: 1, info_id: 999999, address_id: 999999 }],
+    ],
+    other: [
+      ['GET', '/api/tickets/'],
+      ['GET', '/api/resources/specs/'],
+      ['GET', '/api/account/rebate/info'],
+      ['GET', '/api/accounts/transaction/captcha'],
+    ],
+  } as const;
+  const call = (c: Client, [method, url, payload]: readonly [string, string, object?]) => c.request({ method: method as 'GET', url, ...(payload ? { payload } : {}) });
+
+  beforeAll(async () => {
+    t = await startTestServer({ config: { billing: { hiddenItemsAccounts: ['demokey'], detailRedirectAccounts: ['demonew'], containerRedirectAccounts: ['demo2fa'] } } });
+    await t.db.updateTable('users').set({ two_step: false }).where('username', '=', 'demo2fa').execute();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses the calls behind the hidden items, and only those', async () => {
+    const c = await new Client(t.app).signIn('demokey');
+    expect((await c.get('/api/billing/usage/')).json().data).toMatchObject({ hidden: ['balance', 'history', 'bills', 'invoicing'], redirect: null });
+    for (const item of ['balance', 'history', 'bills', 'invoicing'] as const) {
+      for (const req of calls[item]) {
+        const res = await call(c, req);
+        expect([req[1], res.statusCode, res.json()]).toEqual([req[1], 403, REFUSED]);
+      }
+    }
+    for (const req of calls.other) expect([req[1], (await call(c, req)).statusCode]).toEqual([req[1], 200]);
+  });
+
+  it('refuses bill detail, the history and invoice detail to the redirected accounts', async () => {
+    const c = await new Client(t.app).signIn('demonew');
+    expect((await c.get('/api/billing/usage/')).json().data).toMatchObject({ hidden: [], redirect: 'detail' });
+    for (const req of [calls.bills[1], calls.history[0], calls.invoicing[2]]) expect([req[1], (await call(c, req)).json()]).toEqual([req[1], REFUSED]);
+    for (const req of [calls.bills[0], calls.invoicing[1], calls.balance[0], ...calls.other]) expect([req[1], (await call(c, req)).statusCode]).toEqual([req[1], 200]);
+  });
+
+  it('refuses every billing call but the header to the container-redirected accounts', async () => {
+    const c = await new Client(t.app).signIn('demo2fa');
+    const usage = await c.get('/api/billing/usage/');
+    expect(usage.statusCode).toBe(200);
+    expect(usage.json().data.redirect).toBe('container');
+    for (const req of Object.values(calls).flat()) expect([req[1], (await call(c, req)).json()]).toEqual([req[1], REFUSED]);
+    // not a billing call
+    expect((await c.get('/api/buckets/')).statusCode).not.toBe(403);
+  });
+
+  it('leaves the other accounts alone', async () => {
+    const c = await new Client(t.app).signIn('demo');
+    expect((await c.get('/api/billing/usage/')).json().data).toMatchObject({ hidden: [], redirect: null });
+    for (const req of [calls.balance[0], calls.history[0], calls.bills[0], calls.bills[2], calls.invoicing[0], calls.invoicing[1], ...calls.other]) {
+      expect([req[1], (await call(c, req)).statusCode]).toEqual([req[1], 200]);
+    }
+  });
 });

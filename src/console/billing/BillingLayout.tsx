@@ -2,20 +2,32 @@
  * The billing centre's frame (spec 001 §2.5–§2.6): the header (balance with its integer and decimal
  * parts, recharge balance and gift, total rebate, vouchers, remaining traffic, remaining transcode
  * minutes), the sub-navigation without the items hidden for this account, and the page below. Listed
- * accounts of the server configuration are sent to the dashboard (docs/billing.md "Listed accounts").
+ * accounts of the server configuration are sent to the dashboard (docs/billing.md "Listed accounts");
+ * a page behind an item hidden for them says so when opened by URL, and the bill list (where /billing/
+ * lands) gives way to the vouchers. The server refuses their calls as well (403 22006).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSetAtom } from 'jotai';
-import { Callout, Card, Spinner } from '@blueprintjs/core';
+import { Callout, Card, NonIdealState, Spinner } from '@blueprintjs/core';
 import { businessTypeAtom } from '../state';
 import { api, failureText } from '../api/client';
-import { BILLING_NAV, type BillingUsage } from '../../shared/billing/header';
+import { BILLING_NAV, type BillingUsage, type HideableItem } from '../../shared/billing/header';
+import { errorText } from '../../shared/errors';
 import type { BillingContext } from './common';
 import './billing.css';
 
 /** Pages a 'detail' listed account may not open: bill detail, billing history, invoice detail. */
 const DETAIL_PAGES = [/^\/billing\/bills\/[^/]+\/?$/, /^\/billing\/history\/?$/, /^\/billing\/invoicingDetail\//];
+/** The pages behind each item a listed account may not see (spec 001 §2.6). */
+const ITEM_PAGES: [RegExp, HideableItem][] = [
+  [/^\/billing\/charge(\/|$)/, 'balance'],
+  [/^\/billing\/history(\/|$)/, 'history'],
+  [/^\/billing\/bills(\/|$)/, 'bills'],
+  [/^\/billing\/(invoicing|createInvoicing|invoicingDetail)(\/|$)/, 'invoicing'],
+];
+/** The page /billing/ lands on (src/console/routes.tsx); when it is hidden, the vouchers instead. */
+const LANDING = /^\/billing\/bills\/?$/;
 
 export default function BillingLayout() {
   const setBusinessType = useSetAtom(businessTypeAtom);
@@ -37,6 +49,8 @@ export default function BillingLayout() {
   if (leave) return <Spinner className="page-spinner" aria-label="加载中" />;
   const hidden = new Set(usage?.hidden ?? []);
   const context: BillingContext = { usage, reload };
+  const hiddenPage = ITEM_PAGES.some(([re, item]) => hidden.has(item) && re.test(pathname));
+  if (hiddenPage && LANDING.test(pathname)) return <Navigate to="/billing/vouchers/" replace />;
   return (
     <div className="billing-section">
       {error && <Callout intent="danger">{error}</Callout>}
@@ -87,7 +101,13 @@ export default function BillingLayout() {
         ))}
       </nav>
       <div className="billing-page">
-        <Outlet context={context} />
+        {hiddenPage ? (
+          <NonIdealState icon="disable" title={errorText(22006)} />
+        ) : usage || error ? (
+          <Outlet context={context} />
+        ) : (
+          <Spinner className="page-spinner" aria-label="加载中" />
+        )}
       </div>
     </div>
   );

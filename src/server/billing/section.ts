@@ -9,15 +9,19 @@ import type { SmsSender } from '../sms/outbox';
 import { billRoutes } from './bills/routes';
 import { voucherRoutes } from './vouchers/routes';
 import { resourceRoutes } from './resources/routes';
-import { headerRoutes } from './header';
+import { guardListedAccounts, headerRoutes } from './header';
 import { consumptionRoutes } from './consumption/routes';
+import { donationRoutes } from './donation/routes';
 
 export function billingRoutes(app: FastifyInstance, db: DB, config: ServerConfig, sms: SmsSender): void {
+  // the listed accounts (docs/billing.md): one hook over every billing call, the money routes' too
+  guardListedAccounts(app, config);
   headerRoutes(app, db, config);
   billRoutes(app, db, sms);
   voucherRoutes(app, db);
   resourceRoutes(app, db);
   consumptionRoutes(app, db);
+  donationRoutes(app, db);
 }
 
 export { scheduleBilling } from './bills/make';

@@ -256,6 +256,7 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
         amount: Number(o.price),
         detail: { certificate_order_id: o.id },
         code: req.body.code,
+        referer: `/toolbox/certificatePay/?order_id=${o.id}`,
         deliver: async (trx, bo) => {
           const r = await trx.updateTable('certificate_orders').set({ status: 'paid', paid_at: new Date(), billing_order_no: bo.order_no, updated_at: new Date() }).where('id', '=', o.id).where('status', '=', 'unpaid').executeTakeFirst();
           if (!Number(r.numUpdatedRows)) throw new ApiError(24603, 409);

@@ -14,6 +14,7 @@ import { fileMigrations } from '../files/migrations';
 import { ddosMigrations } from '../ddos/migrations';
 import { externalMigrations } from '../external/migrations';
 import { consumptionMigrations } from '../billing/consumption/migrations';
+import { donationMigrations } from '../billing/donation/migrations';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -351,6 +352,7 @@ const sectionMigrations: Record<string, Migration>[] = [
   ddosMigrations,
   externalMigrations,
   consumptionMigrations,
+  donationMigrations,
 ];
 
 /** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */

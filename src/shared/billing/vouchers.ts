@@ -30,6 +30,6 @@ export function voucherStatus(v: { value: number; remain: number; expired_at: nu
 
 export const VOUCHERS_PAGE_SIZE = 10;
 /** The activation code's pattern and messages are the declaration's: schemas/forms/voucher_activate/. */
-/** Wrong activation codes allowed per account and hour before 22105. */
+/** Wrong activation codes allowed per account and hour before 22104. */
 export const TICKET_TRIES_PER_HOUR = 10;
 export const VOUCHER_SOURCE_LABELS: Record<string, string> = { activation: '券码激活', rebate: '返利兑换', platform: '平台赠送', compensation: '补偿' };

@@ -6,13 +6,13 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { Button, ButtonGroup, Callout, Card, FormGroup, H4, H5, NumericInput, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, Classes, FormGroup, H4, H5, NumericInput, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../../api/client';
 import { loadSession } from '../../session';
 import { QrCode } from './QrCode';
 import { useBilling } from '../common';
 import { PayMethodChooser } from './PayMethods';
-import { RECHARGE_MAX, RECHARGE_MIN, RECHARGE_PRESETS, rechargeGift, type OrderRow, type PayMethod, type RechargeDiscount } from '../../../shared/billing-money';
+import { RECHARGE_AMOUNT_TEXT, RECHARGE_MAX, RECHARGE_MIN, RECHARGE_PRESETS, hasAtMostTwoDecimals, rechargeGift, type OrderRow, type PayMethod, type RechargeDiscount } from '../../../shared/billing-money';
 import type { Usage } from '../../../shared/account';
 
 interface Pending {
@@ -80,7 +80,7 @@ export default function ChargePage() {
     };
   }, [pending, paid, loadUsage]);
 
-  const valid = Number.isFinite(amount) && amount >= RECHARGE_MIN && amount <= RECHARGE_MAX && Math.round(amount * 100) === amount * 100;
+  const valid = Number.isFinite(amount) && amount >= RECHARGE_MIN && amount <= RECHARGE_MAX && hasAtMostTwoDecimals(amount);
   const gift = valid ? rechargeGift(amount, tiers) : 0;
 
   async function submit() {
@@ -105,21 +105,21 @@ export default function ChargePage() {
         <strong className="charge-balance-value" data-testid="charge-balance">
           {usage ? `${usage.money.toFixed(2)} 元` : '—'}
         </strong>
-        {usage && <span className="bp5-text-muted">（充值余额 {usage.actual_charge.toFixed(2)} 元，赠送余额 {usage.gift.toFixed(2)} 元）</span>}
+        {usage && <span className={Classes.TEXT_MUTED}>（充值余额 {usage.actual_charge.toFixed(2)} 元，赠送余额 {usage.gift.toFixed(2)} 元）</span>}
       </Card>
       {paid ? (
         <Callout intent="success" title="充值成功" className="charge-done">
           已充值 {paid.amount.toFixed(2)} 元{paid.gift > 0 ? `，赠送 ${paid.gift.toFixed(2)} 元` : ''}，订单号 {paid.order_no}。
           <div className="charge-actions">
             <Button onClick={() => { setPending(null); setPaid(null); }}>继续充值</Button>
-            {referer ? <Link to={referer} className="bp5-button bp5-intent-primary">返回</Link> : <Link to="/billing/history/">查看充值记录</Link>}
+            {referer ? <Link to={referer} className={`${Classes.BUTTON} ${Classes.INTENT_PRIMARY}`}>返回</Link> : <Link to="/billing/history/">查看充值记录</Link>}
           </div>
         </Callout>
       ) : pending ? (
         <Card className="charge-qr">
           <H5>请使用支付宝扫码支付 {pending.amount.toFixed(2)} 元</H5>
           <QrCode value={pending.pay_url} />
-          <p className="bp5-text-muted">
+          <p className={Classes.TEXT_MUTED}>
             订单号 {pending.order_no}。支付完成后本页会自动刷新；手机无法扫码时可
             <a href={pending.pay_url} target="_blank" rel="noreferrer" className="charge-pay-link">
               打开支付页面
@@ -132,7 +132,7 @@ export default function ChargePage() {
         </Card>
       ) : (
         <Card>
-          <FormGroup label="充值金额（元）" labelFor="charge-amount" helperText={valid ? undefined : `请填写 ${RECHARGE_MIN} - ${RECHARGE_MAX} 元之间的金额，最多两位小数`} intent={valid ? 'none' : 'danger'}>
+          <FormGroup label="充值金额（元）" labelFor="charge-amount" helperText={valid ? undefined : RECHARGE_AMOUNT_TEXT} intent={valid ? 'none' : 'danger'}>
             <NumericInput id="charge-amount" aria-label="充值金额" min={RECHARGE_MIN} max={RECHARGE_MAX} minorStepSize={0.01} stepSize={100} value={amount} onValueChange={(n) => setAmount(n)} />
           </FormGroup>
           <ButtonGroup className="charge-presets">

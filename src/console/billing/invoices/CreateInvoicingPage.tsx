@@ -5,6 +5,7 @@ import { Button, Callout, Card, FormGroup, H4, HTMLSelect, InputGroup, NumericIn
 import { api, ApiFailure, failureText } from '../../api/client';
 import { notify } from '../../common/toaster';
 import type { FieldError } from '../../../shared/errors';
+import { INVOICE_AMOUNT_TEXT, hasAtMostTwoDecimals } from '../../../shared/billing-money';
 
 export default function CreateInvoicingPage() {
   const [params] = useSearchParams();
@@ -22,7 +23,9 @@ export default function CreateInvoicingPage() {
     void api.get<{ data: { infos: { info_id: number; title: string }[] } }>('/api/account/invoice/info').then((r) => (setInfos(r.data.infos), setInfoId(r.data.infos[0]?.info_id ?? 0)));
     void api.get<{ data: { addresses: { address_id: number; recipient: string; address: string }[] } }>('/api/account/invoice/address').then((r) => (setAddresses(r.data.addresses), setAddressId(r.data.addresses[0]?.address_id ?? 0)));
   }, []);
-  const err = (p: string) => errors.find((e) => e.path === p)?.message;
+  // the server's rule and text (PUT /api/account/invoice): more than 0, at most 2 decimals
+  const amountOk = amount > 0 && hasAtMostTwoDecimals(amount);
+  const err = (p: string) => errors.find((e) => e.path === p)?.message ?? (p === '/amount' && !amountOk ? INVOICE_AMOUNT_TEXT : undefined);
   async function submit() {
     setMessage('');
     try {
@@ -52,7 +55,7 @@ export default function CreateInvoicingPage() {
           <InputGroup aria-label="备注" maxLength={200} value={remark} onChange={(e) => setRemark(e.target.value)} />
         </FormGroup>
         <Button onClick={() => navigate('/billing/invoicing/')}>返回</Button>{' '}
-        <Button intent="primary" disabled={!infoId || !addressId || !(amount > 0)} onClick={() => void submit()}>
+        <Button intent="primary" disabled={!infoId || !addressId || !amountOk} onClick={() => void submit()}>
           提交申请
         </Button>
       </Card>

@@ -2,10 +2,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Callout, Card, H4, HTMLTable, Spinner, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { api, failureText } from '../../api/client';
 import { INVOICE_STATUS, INVOICE_TYPES } from '../../../shared/billing-money';
 import type { InvoiceRow } from './InvoicingPage';
+import { formatTime } from '../../../shared/stats/time';
 
 export default function InvoicingDetailPage() {
   const { id } = useParams();
@@ -24,11 +24,11 @@ export default function InvoicingDetailPage() {
     ['纳税人识别号', row.info.tax_no],
     ['收件人', `${row.address.recipient} ${row.address.mobile}`],
     ['收件地址', row.address.address],
-    ['申请时间', dayjs.unix(row.create_at).format('YYYY-MM-DD HH:mm:ss')],
+    ['申请时间', formatTime(row.create_at)],
     ['备注', row.remark ?? ''],
   ];
   // set by the platform's invoice-review: the reason of a rejection, or a note on an issued invoice
-  if (row.status !== 'INIT' && row.update_at) lines.push(['处理时间', dayjs.unix(row.update_at).format('YYYY-MM-DD HH:mm:ss')]);
+  if (row.status !== 'INIT' && row.update_at) lines.push(['处理时间', formatTime(row.update_at)]);
   if (row.reason) lines.push([row.status === 'CANCEL' ? '驳回原因' : '开具说明', row.reason]);
   return (
     <div className="billing-invoice-detail">

@@ -1,4 +1,8 @@
-/** Add or edit an invoice title or a mailing address: the declarations schemas/forms/invoice_info and invoice_address. */
+/**
+ * Add or edit an invoice title or a mailing address: the declarations schemas/forms/invoice_info and
+ * invoice_address. A special (VAT) invoice title may carry the 一般纳税人资格证明 picture, uploaded by the
+ * payees' PictureWidget (POST /accounts/invoice/pic/).
+ */
 import { useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
 import infoSchema from '../../../../schemas/forms/invoice_info/schema.json';
@@ -8,6 +12,12 @@ import addressUi from '../../../../schemas/forms/invoice_address/ui.json';
 import { DeclarationForm } from '../../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../../api/client';
 import type { FieldError } from '../../../shared/errors';
+import { PictureWidget } from '../rebate/PictureWidget';
+
+/** The invoice title's ui: the qualification picture through the picture upload, shown for special invoices only. */
+function infoUiFor(value: Record<string, unknown>) {
+  return { ...infoUi, qualification_pic: { ...infoUi.qualification_pic, 'ui:widget': value.type === 'SPECIAL' ? PictureWidget : 'hidden' } };
+}
 
 export const VALUE_KINDS = {
   info: { url: '/api/account/invoice/info', idKey: 'info_id', schema: infoSchema, ui: infoUi, title: '发票抬头', empty: { type: 'NORMAL' } },
@@ -36,7 +46,7 @@ export function ValueDialog({ kind, editing, onClose, onSaved }: { kind: ValueKi
     <Dialog isOpen onClose={onClose} title={`${editing ? '编辑' : '添加'}${def.title}`}>
       <DialogBody>
         {message && <Callout intent="danger">{message}</Callout>}
-        <DeclarationForm schema={def.schema} ui={def.ui} formData={value} onChange={(v) => (setErrors([]), setValue(v))} errors={errors} formRef={formRef} />
+        <DeclarationForm schema={def.schema} ui={kind === 'info' ? infoUiFor(value) : def.ui} formData={value} onChange={(v) => (setErrors([]), setValue(v))} errors={errors} formRef={formRef} />
       </DialogBody>
       <DialogFooter
         actions={

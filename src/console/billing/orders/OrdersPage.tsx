@@ -3,16 +3,16 @@
  * dates plus one day): the paid orders, recharges and purchases, in a date range.
  */
 import { useEffect, useState } from 'react';
-import { Callout, ControlGroup, H4, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
-import dayjs from 'dayjs';
+import { Callout, H4, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { api, failureText } from '../../api/client';
-import { PageLinks, dayStart } from './PageLinks';
-import { QueryRanges } from '../../common/QueryRanges';
-import { END_DATE_EXTRA_SECONDS, ORDER_KIND_LABELS, ORDERS_PAGE_SIZE, PAY_METHOD_LABELS, type OrderRow } from '../../../shared/billing-money';
+import { PageLinks } from './PageLinks';
+import { DateRange, rangeQuery, todayCst } from './DateRange';
+import { ORDER_KIND_LABELS, ORDERS_PAGE_SIZE, PAY_METHOD_LABELS, type OrderRow } from '../../../shared/billing-money';
+import { addDays, formatTime } from '../../../shared/stats/time';
 
 export default function OrdersPage() {
-  const [start, setStart] = useState(dayjs().subtract(89, 'day').format('YYYY-MM-DD'));
-  const [end, setEnd] = useState(dayjs().format('YYYY-MM-DD'));
+  const [start, setStart] = useState(() => addDays(todayCst(), -89));
+  const [end, setEnd] = useState(todayCst);
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<OrderRow[] | null>(null);
   const [total, setTotal] = useState(0);
@@ -21,8 +21,9 @@ export default function OrdersPage() {
   useEffect(() => {
     let live = true;
     setRows(null);
+    setError('');
     api
-      .get<{ data: OrderRow[]; pager: { total: number } }>('/api/v2/orders/', { status: 'success', start_time: dayStart(start), end_time: dayStart(end) + END_DATE_EXTRA_SECONDS, page, size: ORDERS_PAGE_SIZE })
+      .get<{ data: OrderRow[]; pager: { total: number } }>('/api/v2/orders/', { status: 'success', ...rangeQuery(start, end), page, size: ORDERS_PAGE_SIZE })
       .then((r) => {
         if (!live) return;
         setRows(r.data);
@@ -37,11 +38,7 @@ export default function OrdersPage() {
   return (
     <div className="billing-history">
       <H4>充值与消费记录</H4>
-      <ControlGroup className="date-range">
-        <InputGroup type="date" aria-label="开始日期" value={start} max={end} onChange={(e) => e.target.value && (setStart(e.target.value), setPage(1))} />
-        <InputGroup type="date" aria-label="结束日期" value={end} min={start} max={dayjs().format('YYYY-MM-DD')} onChange={(e) => e.target.value && (setEnd(e.target.value), setPage(1))} />
-      </ControlGroup>
-      <QueryRanges
+      <DateRange
         start={start}
         end={end}
         onChange={(a, b) => {
@@ -54,7 +51,7 @@ export default function OrdersPage() {
       {rows === null ? (
         <Spinner size={24} />
       ) : rows.length === 0 ? (
-        <NonIdealState icon="th-list" title="暂无记录" />
+        !error && <NonIdealState icon="th-list" title="暂无记录" />
       ) : (
         <HTMLTable striped className="full-width">
           <thead>
@@ -70,7 +67,7 @@ export default function OrdersPage() {
           <tbody>
             {rows.map((o) => (
               <tr key={o.order_no}>
-                <td>{dayjs.unix(o.paid_at ?? o.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                <td>{formatTime(o.paid_at ?? o.created_at)}</td>
                 <td>{o.order_no}</td>
                 <td>{ORDER_KIND_LABELS[o.kind] ?? o.kind}</td>
                 <td>{o.title}</td>

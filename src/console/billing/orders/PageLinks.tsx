@@ -20,8 +20,3 @@ export function PageLinks({ page, total, size, onPage }: { page: number; total: 
   );
 }
 
-/** unix seconds of a YYYY-MM-DD day's midnight (local time); the end of a range adds one day (spec 001 §7). */
-export function dayStart(day: string): number {
-  const [y, m, d] = day.split('-').map(Number);
-  return Math.floor(new Date(y, m - 1, d).getTime() / 1000);
-}

@@ -4,7 +4,7 @@
  * content again (POST /accounts/invoice/pic/) and answers the picture's URL, which becomes the value.
  */
 import { useState } from 'react';
-import { FileInput } from '@blueprintjs/core';
+import { Classes, Colors, FileInput } from '@blueprintjs/core';
 import type { WidgetProps } from '@rjsf/utils';
 import { api, failureText } from '../../api/client';
 import { PICTURE_MAX_BYTES, PICTURE_TEXTS, PICTURE_TYPES } from '../../../shared/billing-money';
@@ -43,7 +43,7 @@ export function PictureWidget(props: WidgetProps) {
         onInputChange={(e) => void pick((e.target as HTMLInputElement).files?.[0])}
       />
       {value && <img src={value} alt={label} className="picture-preview" height={60} />}
-      {error && <div className="bp5-form-helper-text picture-error" style={{ color: 'var(--bp5-intent-danger, #cd4246)' }}>{error}</div>}
+      {error && <div className={`${Classes.FORM_HELPER_TEXT} picture-error`} style={{ color: Colors.RED3 }}>{error}</div>}
     </div>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { Alert, Button, Callout, Card, H4, H5, Radio, RadioGroup, Tag } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Classes, Colors, H4, H5, Radio, RadioGroup, Tag } from '@blueprintjs/core';
 import applySchema from '../../../../schemas/forms/rebate_apply/schema.json';
 import applyUi from '../../../../schemas/forms/rebate_apply/ui.json';
 import { ruleErrors, type RebateApplyForm } from '../../../../schemas/forms/rebate_apply/rules';
@@ -106,7 +106,7 @@ export default function RebateApplyPage() {
         {value.draw_type === 'WITHDRAWAL' && (
           <div className="payee-list">
             <H5>收款信息</H5>
-            {payees.length === 0 && <p className="bp5-text-muted">还没有收款信息，请先添加。</p>}
+            {payees.length === 0 && <p className={Classes.TEXT_MUTED}>还没有收款信息，请先添加。</p>}
             <RadioGroup selectedValue={value.rebate_info_id ? String(value.rebate_info_id) : undefined} onChange={(e) => setValue({ ...value, rebate_info_id: Number(e.currentTarget.value) })}>
               {payees.map((p) => (
                 <Radio key={p.rebate_info_id} value={String(p.rebate_info_id)} className="payee-item">
@@ -129,7 +129,7 @@ export default function RebateApplyPage() {
               </Button>
             )}
             {[...errors, ...(tried && !value.rebate_info_id ? [{ path: '/rebate_info_id', message: '请选择收款信息' }] : [])].filter((e, i, all) => e.path === '/rebate_info_id' && all.findIndex((x) => x.message === e.message) === i).map((e) => (
-              <div key={e.message} className="bp5-form-helper-text" style={{ color: 'var(--bp5-intent-danger, #cd4246)' }}>
+              <div key={e.message} className={Classes.FORM_HELPER_TEXT} style={{ color: Colors.RED3 }}>
                 {e.message}
               </div>
             ))}

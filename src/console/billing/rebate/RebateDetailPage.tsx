@@ -5,11 +5,11 @@
  */
 import { Navigate, useLocation, Link } from 'react-router-dom';
 import { Callout, Card, H4, HTMLTable, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { DRAW_TYPES, maskAccount, maskName, RECEIVE_TYPES, REBATE_STATUS, type RebateRecord } from '../../../shared/billing-money';
 import { STATUS_INTENT } from './RebateListPage';
+import { formatTime } from '../../../shared/stats/time';
 
-const time = (s: number | null) => (s ? dayjs.unix(s).format('YYYY-MM-DD HH:mm:ss') : '');
+const time = (s: number | null) => (s ? formatTime(s) : '');
 
 export default function RebateDetailPage() {
   const rebate = (useLocation().state as { rebate?: RebateRecord } | null)?.rebate;

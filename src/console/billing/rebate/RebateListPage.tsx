@@ -5,41 +5,45 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Alert, Button, Callout, Card, ControlGroup, Dialog, DialogBody, DialogFooter, H4, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
-import { api } from '../../api/client';
+import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { api, ApiFailure, failureText } from '../../api/client';
 import { notify } from '../../common/toaster';
-import { PageLinks, dayStart } from '../orders/PageLinks';
+import { PageLinks } from '../orders/PageLinks';
+import { DateRange, rangeQuery, todayCst } from '../orders/DateRange';
 import { useBilling } from '../common';
-import { DRAW_TYPES, END_DATE_EXTRA_SECONDS, REBATE_EMPTY_TEXT, REBATE_MIN, REBATE_PAGE_SIZE, REBATE_STATUS, REBATE_TEXTS, type RebateRecord, type RebateTotals } from '../../../shared/billing-money';
+import { addDays, formatTime } from '../../../shared/stats/time';
+import { DRAW_TYPES, REBATE_EMPTY_TEXT, REBATE_MIN, REBATE_PAGE_SIZE, REBATE_STATUS, REBATE_TEXTS, type RebateRecord, type RebateTotals } from '../../../shared/billing-money';
 
 export const STATUS_INTENT = { INIT: 'warning', DONE: 'success', CANCEL: 'none' } as const;
 
 export default function RebateListPage() {
   const navigate = useNavigate();
-  const [start, setStart] = useState(dayjs().subtract(181, 'day').format('YYYY-MM-DD'));
-  const [end, setEnd] = useState(dayjs().format('YYYY-MM-DD'));
+  const [start, setStart] = useState(() => addDays(todayCst(), -181));
+  const [end, setEnd] = useState(todayCst);
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<RebateRecord[] | null>(null);
   const [total, setTotal] = useState(0);
   const [amounts, setAmounts] = useState<RebateTotals | null>(null);
   const [notEnough, setNotEnough] = useState(false);
   const [deleting, setDeleting] = useState<RebateRecord | null>(null);
+  const [error, setError] = useState('');
   const billing = useBilling();
 
   const load = useCallback(async () => {
     setRows(null);
+    setError('');
     try {
       const r = await api.get<{ data: { rebates: RebateRecord[]; amounts: RebateTotals }; pager: { total: number } }>('/api/account/rebate', {
         page,
         size: REBATE_PAGE_SIZE,
-        start_time: dayStart(start),
-        end_time: dayStart(end) + END_DATE_EXTRA_SECONDS,
+        ...rangeQuery(start, end),
       });
       setRows(r.data.rebates);
       setAmounts(r.data.amounts);
       setTotal(r.pager.total);
-    } catch {
+    } catch (e) {
+      // a failed load is not an empty list: the failure's text, not 还没有返利金额记录
+      setError(failureText(e));
       setRows([]);
     }
   }, [page, start, end]);
@@ -59,8 +63,9 @@ export default function RebateListPage() {
       notify(REBATE_TEXTS.deleted);
       billing.reload();
       await load();
-    } catch {
-      notify(REBATE_TEXTS.deleteFailed, 'danger');
+    } catch (e) {
+      // spec 001 §8: the generic text is for failures without a server answer; a refusal shows its code's text (e.g. 22405)
+      notify(e instanceof ApiFailure && e.code !== null ? failureText(e) : REBATE_TEXTS.deleteFailed, 'danger');
     }
   }
 
@@ -84,14 +89,20 @@ export default function RebateListPage() {
           申请提现
         </Button>
       </Card>
-      <ControlGroup className="date-range">
-        <InputGroup type="date" aria-label="开始日期" value={start} max={end} onChange={(e) => e.target.value && (setStart(e.target.value), setPage(1))} />
-        <InputGroup type="date" aria-label="结束日期" value={end} min={start} max={dayjs().format('YYYY-MM-DD')} onChange={(e) => e.target.value && (setEnd(e.target.value), setPage(1))} />
-      </ControlGroup>
+      <DateRange
+        start={start}
+        end={end}
+        onChange={(a, b) => {
+          setStart(a);
+          setEnd(b);
+          setPage(1);
+        }}
+      />
+      {error && <Callout intent="danger">{error}</Callout>}
       {rows === null ? (
         <Spinner size={24} />
       ) : rows.length === 0 ? (
-        <NonIdealState icon="inbox" title={REBATE_EMPTY_TEXT} />
+        !error && <NonIdealState icon="inbox" title={REBATE_EMPTY_TEXT} />
       ) : (
         <HTMLTable striped className="full-width rebate-table">
           <thead>
@@ -106,7 +117,7 @@ export default function RebateListPage() {
           <tbody>
             {rows.map((r) => (
               <tr key={r.rebate_id}>
-                <td>{dayjs.unix(r.create_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                <td>{formatTime(r.create_at)}</td>
                 <td>{r.sum.toFixed(2)}</td>
                 <td>{DRAW_TYPES[r.draw_type]}</td>
                 <td>

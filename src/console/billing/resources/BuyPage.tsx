@@ -1,9 +1,11 @@
 /**
- * Buying a resource package (spec 001 §2.5 resources/buy/{index}, transcode/buy/{index}, sms/buy/, …):
- * the kind's specs, one chosen by its index in the URL, then the pay page.
+ * Buying a resource package (spec 001 §2.5 "resources/buy/{index} (cat, resource)", transcode/buy/{index},
+ * sms/buy/, …): the kind's specs, one chosen by `?resource={spec}` when it names one of the kind's specs,
+ * else by its index in the URL (none: the first); an index that is not one of the specs goes to
+ * /billing/{kind}/buy/. Then the pay page.
  */
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../../api/client';
 import { RESOURCE_KIND_LABELS, type ResourceSpec } from '../../../shared/billing/resources';
@@ -14,7 +16,9 @@ type Spec = ResourceSpec & { index: number; available: boolean };
 export default function BuyPage() {
   const kind = useResourceKind();
   const navigate = useNavigate();
-  const index = Number(useParams().index ?? 0) || 0;
+  const rawIndex = useParams().index;
+  const [params] = useSearchParams();
+  const resource = params.get('resource');
   const [specs, setSpecs] = useState<Spec[] | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
@@ -23,9 +27,14 @@ export default function BuyPage() {
       .then((r) => setSpecs(r.data))
       .catch((e) => setError(failureText(e)));
   }, [kind]);
+  const bad = <Navigate to={{ pathname: `/billing/${kind}/buy/`, search: params.toString() ? `?${params}` : '' }} replace />;
+  if (rawIndex !== undefined && !/^\d+$/.test(rawIndex)) return bad;
   if (error) return <Callout intent="danger">{error}</Callout>;
   if (!specs) return <Spinner aria-label="加载中" />;
-  const chosen = specs[index] ?? specs[0];
+  if (specs.length === 0) return <Callout intent="warning">暂无可购买的规格</Callout>;
+  const byIndex = rawIndex === undefined ? specs[0] : specs.find((s) => s.index === Number(rawIndex));
+  if (!byIndex) return bad;
+  const chosen = (resource && specs.find((s) => s.id === resource)) || byIndex;
   return (
     <div>
       <div className="billing-toolbar">

@@ -1,16 +1,18 @@
 /**
  * Resource packages (spec 001 §2.5 billing.resource and the kinds' pages): one tab per kind, what
- * remains, the account's packages with status, auto-renewal and deletion of used-up or expired ones,
- * and the way to buy (/billing/{kind}/buy/).
+ * remains, the account's packages with status, a date range on the purchase time (empty by default: every
+ * package; the end day plus one day, spec 001 §7), auto-renewal, renewal (the pay page with resourceId)
+ * and deletion of used-up or expired ones, and the way to buy (/billing/{kind}/buy/).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Callout, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, Callout, Classes, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../../api/client';
 import { PageLinks } from '../orders/PageLinks';
+import { DateRange, rangeQuery } from '../orders/DateRange';
 import { RESOURCE_KINDS, RESOURCE_KIND_LABELS, type ResourceKind, type ResourcePackage } from '../../../shared/billing/resources';
 import { formatTime } from '../../../shared/stats/time';
-import { useBilling } from '../common';
+import { count, useBilling } from '../common';
 import { useResourceKind } from './kind';
 import { UsageRecords, hasUsageRecords } from './UsageRecords';
 
@@ -23,6 +25,7 @@ export default function ResourcesPage() {
   const navigate = useNavigate();
   const { reload } = useBilling();
   const [status, setStatus] = useState('');
+  const [range, setRange] = useState({ start: '', end: '' });
   const [page, setPage] = useState(1);
   const [data, setData] = useState<{ items: ResourcePackage[]; total: number } | null>(null);
   const [remain, setRemain] = useState<Record<string, { remain: number; unit: string }> | null>(null);
@@ -30,16 +33,16 @@ export default function ResourcesPage() {
   const load = useCallback(() => {
     setError('');
     api
-      .get<{ data: ResourcePackage[]; pager: { total: number } }>('/api/resources/account/', { kind, status: status || undefined, page, limit: PAGE })
+      .get<{ data: ResourcePackage[]; pager: { total: number } }>('/api/resources/account/', { kind, status: status || undefined, ...rangeQuery(range.start, range.end), page, limit: PAGE })
       .then((r) => setData({ items: r.data, total: r.pager.total }))
       .catch((e) => setError(failureText(e)));
     api
       .get<{ data: Record<string, { remain: number; unit: string }> }>('/api/resource')
       .then((r) => setRemain(r.data))
       .catch(() => undefined);
-  }, [kind, status, page]);
+  }, [kind, status, range, page]);
   useEffect(load, [load]);
-  useEffect(() => setPage(1), [kind, status]);
+  useEffect(() => setPage(1), [kind, status, range]);
 
   const act = async (fn: () => Promise<unknown>) => {
     try {
@@ -60,11 +63,12 @@ export default function ResourcesPage() {
       </Tabs>
       <div className="billing-toolbar">
         <span>
-          剩余 {RESOURCE_KIND_LABELS[kind]}：<strong data-testid="resource-remain">{r ? `${r.remain} ${r.unit}` : '-'}</strong>
+          剩余 {RESOURCE_KIND_LABELS[kind]}：<strong data-testid="resource-remain">{r ? `${count(r.remain)} ${r.unit}` : '-'}</strong>
         </span>
+        <DateRange clearable start={range.start} end={range.end} onChange={(start, end) => setRange({ start, end })} />
         <span className="spacer" />
         <HTMLSelect aria-label="状态" value={status} onChange={(e) => setStatus(e.currentTarget.value)} options={[{ value: '', label: '全部状态' }, ...Object.entries(STATUS).map(([value, label]) => ({ value, label }))]} />
-        <Link to={`/billing/${kind}/buy/`} className="bp6-button bp6-intent-primary">
+        <Link to={`/billing/${kind}/buy/`} className={`${Classes.BUTTON} ${Classes.INTENT_PRIMARY}`}>
           购买{RESOURCE_KIND_LABELS[kind]}
         </Link>
       </div>
@@ -91,10 +95,10 @@ export default function ResourcesPage() {
               <tr key={p.id}>
                 <td>{p.name}</td>
                 <td className="billing-num">
-                  {p.amount} {p.unit}
+                  {count(p.amount)} {p.unit}
                 </td>
                 <td className="billing-num">
-                  {p.remain} {p.unit}
+                  {count(p.remain)} {p.unit}
                 </td>
                 <td className="billing-num">{p.price.toFixed(2)}</td>
                 <td>{formatTime(p.starts_at)}</td>
@@ -107,7 +111,12 @@ export default function ResourcesPage() {
                 <td>
                   <Switch aria-label="自动续费" checked={p.auto_renew} disabled={p.status === 'EXPIRED'} onChange={(e) => void act(() => api.put('/api/resources/account/', { id: p.id, auto_renew: e.currentTarget.checked }))} style={{ marginBottom: 0 }} />
                 </td>
-                <td>{p.status !== 'VALID' && <Button minimal small intent="danger" text="删除" onClick={() => void act(() => api.del(`/api/resources/account/?id=${p.id}`))} />}</td>
+                <td>
+                  <Link to={`/billing/${kind}/pay/?cat=billing&resource=${p.spec}&resourceId=${p.id}`} className={`${Classes.BUTTON} ${Classes.MINIMAL} ${Classes.SMALL}`}>
+                    续费
+                  </Link>
+                  {p.status !== 'VALID' && <Button minimal small intent="danger" text="删除" onClick={() => void act(() => api.del(`/api/resources/account/?id=${p.id}`))} />}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,7 @@
 /**
- * Vouchers (spec 001 §2.5 billing.voucher, §3, §4): activation by code (the declaration
- * schemas/forms/voucher_activate/), the list with its derived status and a since/max pager.
+ * Vouchers (spec 001 §2.5 billing.voucher, §3, §4, §7): activation by code (the declaration
+ * schemas/forms/voucher_activate/), the list with its derived status, a date range on the time obtained
+ * (empty by default: every voucher; the end day plus one day) and a since/max pager.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
@@ -13,12 +14,14 @@ import type { CursorPager } from '../../../shared/buckets';
 import type { FieldError } from '../../../shared/errors';
 import { formatTime } from '../../../shared/stats/time';
 import { useBilling } from '../common';
+import { DateRange, rangeQuery } from '../orders/DateRange';
 
 const INTENT = { USING: 'success', USED: 'none', EXPIRED: 'warning' } as const;
 
 export default function VouchersPage() {
   const { reload } = useBilling();
   const [status, setStatus] = useState('');
+  const [range, setRange] = useState({ start: '', end: '' });
   const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
   const [list, setList] = useState<{ items: Voucher[]; pager: CursorPager } | null>(null);
   const [error, setError] = useState('');
@@ -28,11 +31,12 @@ export default function VouchersPage() {
   const [busy, setBusy] = useState(false);
   const formRef = useRef<any>(null);
   const load = useCallback(() => {
+    setError('');
     api
-      .get<{ data: Voucher[]; pager: CursorPager }>('/api/tickets/', { status: status || undefined, limit: VOUCHERS_PAGE_SIZE, ...cursor })
+      .get<{ data: Voucher[]; pager: CursorPager }>('/api/tickets/', { status: status || undefined, ...rangeQuery(range.start, range.end), limit: VOUCHERS_PAGE_SIZE, ...cursor })
       .then((r) => setList({ items: r.data, pager: r.pager }))
       .catch((e) => setError(failureText(e)));
-  }, [status, cursor]);
+  }, [status, range, cursor]);
   useEffect(load, [load]);
 
   const activate = async () => {
@@ -68,6 +72,15 @@ export default function VouchersPage() {
       {failure && !failure.errors?.length && <Callout intent="danger">{failure.message}</Callout>}
       {done && <Callout intent="success">{done}</Callout>}
       <div className="billing-toolbar" style={{ marginTop: 16 }}>
+        <DateRange
+          clearable
+          start={range.start}
+          end={range.end}
+          onChange={(start, end) => {
+            setRange({ start, end });
+            setCursor({});
+          }}
+        />
         <span className="spacer" />
         <HTMLSelect
           aria-label="状态"

@@ -20,6 +20,9 @@ import thresholdSchema from '../../../../schemas/forms/bill_threshold/schema.jso
 const THRESHOLD_MESSAGE = thresholdSchema.properties.threshold.errorMessage.type;
 
 const bill = { access: 'parent' as const, needs: ['bill' as const] };
+/** Bill management, hidden for the listed accounts (docs/billing.md "Listed accounts"); the detail is a redirected page too. */
+const bills = { ...bill, billing: { item: 'bills' as const } };
+const billDetail = { ...bill, billing: { item: 'bills' as const, detail: true } };
 const epoch = (d: Date | string) => Math.floor(new Date(d).getTime() / 1000);
 
 export function summaryOf(r: { id: string; type: string; start_time: Date | string; end_time: Date | string; original: string; voucher_deduct: string; settlement: string; status: string; detail?: BillDetail }): BillSummary {
@@ -43,7 +46,7 @@ export function billRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
   app.get<{ Querystring: { type?: string; start_time?: number; end_time?: number; page: number; limit: number } }>(
     '/api/bills/',
     {
-      config: { ...bill, openapi: { summary: '账单列表：按类型与时间段筛选，月账单以 type=DAY_BILL、limit=31 取其日账单' } },
+      config: { ...bills, openapi: { summary: '账单列表：按类型与时间段筛选，月账单以 type=DAY_BILL、limit=31 取其日账单' } },
       schema: {
         querystring: {
           type: 'object',
@@ -81,7 +84,7 @@ export function billRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
   app.get<{ Querystring: { id: string } }>(
     '/api/bill/',
     {
-      config: { ...bill, openapi: { summary: '账单详情：每项服务的用量、阶梯、计费的 5 分钟采样点与价格配置' } },
+      config: { ...billDetail, openapi: { summary: '账单详情：每项服务的用量、阶梯、计费的 5 分钟采样点与价格配置' } },
       schema: { querystring: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', maxLength: 40, errorMessage: '请提供账单编号' } } } },
     },
     async (req) => {
@@ -93,7 +96,7 @@ export function billRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
     },
   );
 
-  app.get('/api/bill_threshold', { config: { ...bill, openapi: { summary: '余额提醒阈值' } } }, async (req) => {
+  app.get('/api/bill_threshold', { config: { ...bills, openapi: { summary: '余额提醒阈值' } } }, async (req) => {
     const id = req.user!.account_id;
     const row = await db.selectFrom('bill_thresholds').select(['threshold', 'warned_at']).where('account_id', '=', id).executeTakeFirst();
     const user = await db.selectFrom('users').select(['money']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -103,7 +106,7 @@ export function billRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
   app.post<{ Body: { threshold: number } }>(
     '/api/bill_threshold',
     {
-      config: { ...bill, openapi: { summary: '设置余额提醒阈值：余额低于它时通过消息中心与短信提醒一次' } },
+      config: { ...bills, openapi: { summary: '设置余额提醒阈值：余额低于它时通过消息中心与短信提醒一次' } },
       // the declaration of the console's threshold form (schemas/forms/bill_threshold/)
       schema: { body: thresholdSchema },
     },
@@ -122,7 +125,7 @@ export function billRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
     },
   );
 
-  app.delete('/api/bill_threshold', { config: { ...bill, openapi: { summary: '取消余额提醒' } } }, async (req) => {
+  app.delete('/api/bill_threshold', { config: { ...bills, openapi: { summary: '取消余额提醒' } } }, async (req) => {
     await db.deleteFrom('bill_thresholds').where('account_id', '=', req.user!.account_id).execute();
     return ok({ threshold: null });
   });

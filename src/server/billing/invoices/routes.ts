@@ -7,7 +7,9 @@
  *   GET    /api/account/invoices             ?page&size list;  GET /api/account/invoice ?invoice_id detail
  *   DELETE /api/account/invoice              { invoice_id } while not issued (22302)
  *   GET, PUT, POST, DELETE /api/account/invoice/info and /api/account/invoice/address  (declarations
- *                                            schemas/forms/invoice_info, invoice_address; 10 of each)
+ *                                            schemas/forms/invoice_info, invoice_address; 10 of each); the
+ *                                            info's qualification_pic (一般纳税人资格证明, optional) must be a
+ *                                            picture this account uploaded (22411)
  */
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -15,12 +17,15 @@ import infoSchema from '../../../../schemas/forms/invoice_info/schema.json';
 import addressSchema from '../../../../schemas/forms/invoice_address/schema.json';
 import type { DB } from '../../db';
 import type { Database } from '../../db/schema';
-import { ApiError } from '../../http/errors';
+import { ApiError, VALIDATION_ERROR } from '../../http/errors';
 import { ok } from '../../http/envelope';
-import { INVOICE_PAGE_SIZE, MAX_INVOICE_ADDRESSES, MAX_INVOICE_INFOS, yuan, type InvoiceConsume } from '../../../shared/billing-money';
+import { assertOwnPictures } from './pictures';
+import { INVOICE_AMOUNT_TEXT, INVOICE_PAGE_SIZE, MAX_INVOICE_ADDRESSES, MAX_INVOICE_INFOS, hasAtMostTwoDecimals, yuan, type InvoiceConsume } from '../../../shared/billing-money';
 import type {} from '../money-tables';
 
-const bill = { access: 'parent' as const, needs: ['bill' as const] };
+/** Invoice management, hidden for the listed accounts (docs/billing.md "Listed accounts"); the detail is a redirected page too. */
+const bill = { access: 'parent' as const, needs: ['bill' as const], billing: { item: 'invoicing' as const } };
+const detail = { ...bill, billing: { item: 'invoicing' as const, detail: true } };
 const seconds = (d: Date | string | null) => (d ? Math.floor(new Date(d).getTime() / 1000) : null);
 
 export async function invoiceConsume(db: Kysely<Database>, accountId: number): Promise<InvoiceConsume> {
@@ -47,7 +52,10 @@ function toInvoice(r: { id: number; amount: string; info: unknown; address: unkn
 }
 
 /** Info and address: the same four calls over a jsonb value validated by the declaration. */
-function valueRoutes(app: FastifyInstance, db: DB, opts: { url: string; table: 'invoice_infos' | 'invoice_addresses'; idKey: 'info_id' | 'address_id'; schema: object; max: number; tooMany: number; missing: number; listKey: string }) {
+function valueRoutes(app: FastifyInstance, db: DB, opts: { url: string; table: 'invoice_infos' | 'invoice_addresses'; idKey: 'info_id' | 'address_id'; schema: object; max: number; tooMany: number; missing: number; listKey: string; pictures?: string[] }) {
+  /** Picture fields, when filled, must hold pictures this account uploaded (22411, as the payees' photos). */
+  const ownPictures = (accountId: number, v: Record<string, unknown>) =>
+    assertOwnPictures(db, accountId, Object.fromEntries((opts.pictures ?? []).filter((k) => typeof v[k] === 'string' && v[k]).map((k) => [`/${k}`, v[k] as string])));
   const idBody = { type: 'object', required: [opts.idKey], properties: { [opts.idKey]: { type: 'integer', minimum: 1, errorMessage: '记录不存在' } }, errorMessage: { required: { [opts.idKey]: '记录不存在' } } };
   const withoutId = (v: Record<string, unknown>) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== opts.idKey));
   app.get(opts.url, { config: bill }, async (req) => {
@@ -55,12 +63,14 @@ function valueRoutes(app: FastifyInstance, db: DB, opts: { url: string; table: '
     return ok({ [opts.listKey]: rows.map((r) => ({ ...r.value, [opts.idKey]: r.id })) });
   });
   app.put<{ Body: Record<string, unknown> }>(opts.url, { config: bill, schema: { body: opts.schema } }, async (req) => {
+    await ownPictures(req.user!.account_id, req.body);
     const n = Number((await db.selectFrom(opts.table).select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', req.user!.account_id).executeTakeFirstOrThrow()).n);
     if (n >= opts.max) throw new ApiError(opts.tooMany, 400);
     const row = await db.insertInto(opts.table).values({ account_id: req.user!.account_id, value: JSON.stringify(withoutId(req.body)) }).returning('id').executeTakeFirstOrThrow();
     return ok({ [opts.idKey]: row.id });
   });
   app.post<{ Body: Record<string, unknown> }>(opts.url, { config: bill, schema: { body: { ...opts.schema, required: [...((opts.schema as { required: string[] }).required ?? []), opts.idKey] } } }, async (req) => {
+    await ownPictures(req.user!.account_id, req.body);
     const res = await db
       .updateTable(opts.table)
       .set({ value: JSON.stringify(withoutId(req.body)) })
@@ -102,6 +112,8 @@ export function invoiceRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const accountId = req.user!.account_id;
       const b = req.body;
+      // more than 2 decimals is refused with the apply page's own text, as /api/bill_threshold does
+      if (!hasAtMostTwoDecimals(b.amount)) throw new ApiError(VALIDATION_ERROR, 400, [{ path: '/amount', message: INVOICE_AMOUNT_TEXT }]);
       const id = await db.transaction().execute(async (trx) => {
         // one invoice at a time per account: the amounts are read and written under the account's row lock
         await trx.selectFrom('users').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
@@ -134,7 +146,7 @@ export function invoiceRoutes(app: FastifyInstance, db: DB): void {
   );
 
   const idQuery = { type: 'object', required: ['invoice_id'], properties: { invoice_id: { type: 'integer', minimum: 1, errorMessage: '发票不存在或无权访问' } }, errorMessage: { required: { invoice_id: '发票不存在或无权访问' } } };
-  app.get<{ Querystring: { invoice_id: number } }>('/api/account/invoice', { config: bill, schema: { querystring: idQuery } }, async (req) => {
+  app.get<{ Querystring: { invoice_id: number } }>('/api/account/invoice', { config: detail, schema: { querystring: idQuery } }, async (req) => {
     const row = await db.selectFrom('invoices').selectAll().where('id', '=', req.query.invoice_id).where('account_id', '=', req.user!.account_id).executeTakeFirst();
     if (!row) throw new ApiError(22303, 404);
     return ok(toInvoice(row));
@@ -147,6 +159,6 @@ export function invoiceRoutes(app: FastifyInstance, db: DB): void {
     return ok();
   });
 
-  valueRoutes(app, db, { url: '/api/account/invoice/info', table: 'invoice_infos', idKey: 'info_id', schema: infoSchema, max: MAX_INVOICE_INFOS, tooMany: 22306, missing: 22304, listKey: 'infos' });
+  valueRoutes(app, db, { url: '/api/account/invoice/info', table: 'invoice_infos', idKey: 'info_id', schema: infoSchema, max: MAX_INVOICE_INFOS, tooMany: 22306, missing: 22304, listKey: 'infos', pictures: ['qualification_pic'] });
   valueRoutes(app, db, { url: '/api/account/invoice/address', table: 'invoice_addresses', idKey: 'address_id', schema: addressSchema, max: MAX_INVOICE_ADDRESSES, tooMany: 22307, missing: 22305, listKey: 'addresses' });
 }

@@ -6,9 +6,13 @@
  *   sendPayCode(db, sms, accountId)            POST /api/accounts/transaction/captcha: one SMS a minute (23701)
  *   payCodeState(db, accountId)                GET  /api/accounts/transaction/captcha: masked mobile, seconds to wait
  *   checkPayCode(db, accountId, code)          22216 no code, 21102 wrong (5 tries), 21103 expired; marks it used
- *   debitBalance(trx, accountId, amount)       22201 with data { need, link } when the balance is short
+ *   verifyPayCode / usePayCode                 the same in two steps: check (a wrong try counts at once),
+ *                                              then mark it used inside the payment's transaction
+ *   debitBalance(trx, accountId, amount, referer?)  22201 with data { need, balance, link } when the balance
+ *                                              is short; link /billing/charge/?amount=N&referer=<the pay page>
  *   payWithBalance(db, user, order)            all of the above plus a paid order row, in one transaction,
- *                                              with the caller's `deliver(trx, order)` inside it
+ *                                              with the caller's `deliver(trx, order)` inside it: a refusal
+ *                                              there (22201, the caller's own) leaves the code usable
  */
 import { randomInt, randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -57,6 +61,14 @@ export async function sendPayCode(db: DB, sms: SmsSender, accountId: number): Pr
 
 /** Checks the latest unused pay code of the account and marks it used. */
 export async function checkPayCode(db: Kysely<Database>, accountId: number, code: string | undefined): Promise<void> {
+  await usePayCode(db, await verifyPayCode(db, accountId, code));
+}
+
+/**
+ * Checks the latest unused pay code of the account without using it up; returns its id for usePayCode.
+ * A wrong code counts against the 5 tries at once (outside any transaction a refusal rolls back).
+ */
+export async function verifyPayCode(db: Kysely<Database>, accountId: number, code: string | undefined): Promise<number> {
   if (!code) throw new ApiError(22216, 400);
   const row = await db
     .selectFrom('verification_codes')
@@ -72,10 +84,16 @@ export async function checkPayCode(db: Kysely<Database>, accountId: number, code
     await db.updateTable('verification_codes').set({ attempts: sql`attempts + 1` }).where('id', '=', row.id).execute();
     throw new ApiError(21102, 400);
   }
-  await db.updateTable('verification_codes').set({ used_at: new Date() }).where('id', '=', row.id).execute();
+  return row.id;
 }
 
-/** What an insufficient-balance refusal carries: the amount to top up and where (spec 001 §2.6). */
+/** Marks a verified pay code used; 21102 when another payment used it meanwhile. Call inside the payment's transaction. */
+export async function usePayCode(trx: Kysely<Database>, id: number): Promise<void> {
+  const r = await trx.updateTable('verification_codes').set({ used_at: new Date() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) throw new ApiError(21102, 400);
+}
+
+/** What an insufficient-balance refusal carries: the amount to top up and where (spec 001 §2.6, §2.5 charge/ with amount and referer). */
 export interface TopUp {
   need: number;
   balance: number;
@@ -84,18 +102,25 @@ export interface TopUp {
 
 /**
  * Takes `amount` yuan from the balance, gift money first (actual_charge never exceeds money).
- * Refuses with 22201 and { need, balance, link } when the balance is short. Call inside a transaction.
+ * Refuses with 22201 and { need, balance, link } when the balance is short; `referer` (the console page
+ * that pays, e.g. /billing/resources/pay/?resource=…) rides on the link so the charge page can send the
+ * person back. Call inside a transaction.
  */
-export async function debitBalance(trx: Kysely<Database>, accountId: number, amount: number): Promise<number> {
+export async function debitBalance(trx: Kysely<Database>, accountId: number, amount: number, referer?: string): Promise<number> {
   const row = await trx.selectFrom('users').select(['money']).where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
   const balance = Number(row.money);
   if (balance < amount) {
     const need = yuan(amount - balance);
-    throw new ApiError(22201, 400, undefined, { need, balance, link: `${CHARGE_PATH}?amount=${Math.ceil(need)}` } satisfies TopUp);
+    throw new ApiError(22201, 400, undefined, { need, balance, link: chargeLink(need, referer) } satisfies TopUp);
   }
   const left = yuan(balance - amount);
   await trx.updateTable('users').set({ money: left.toFixed(2), actual_charge: sql`least(actual_charge, ${left.toFixed(2)}::numeric)` }).where('id', '=', accountId).execute();
   return left;
+}
+
+/** The top-up link: /billing/charge/?amount=N[&referer=<the paying page>]. */
+export function chargeLink(need: number, referer?: string): string {
+  return `${CHARGE_PATH}?amount=${Math.ceil(need)}${referer ? `&referer=${encodeURIComponent(referer)}` : ''}`;
 }
 
 export function newOrderNo(): string {
@@ -111,15 +136,17 @@ export interface BalanceOrder {
   detail?: Record<string, unknown>;
   /** the SMS code the user typed */
   code?: string;
+  /** the console page that pays (path and query), carried on the 22201 top-up link as `referer` */
+  referer?: string;
   /** what the caller delivers once paid, inside the same transaction (grant a package, issue a certificate) */
   deliver?: (trx: Transaction<Database>, order: { id: number; order_no: string }) => Promise<void>;
 }
 
 /** Pays an order from the balance after the SMS confirmation: the order row, the debit and the delivery in one transaction. */
 export async function payWithBalance(db: DB, user: { id: number; account_id: number }, order: BalanceOrder): Promise<{ order_no: string; balance: number }> {
-  await checkPayCode(db, user.account_id, order.code);
+  const codeId = await verifyPayCode(db, user.account_id, order.code);
   return db.transaction().execute(async (trx) => {
-    const balance = await debitBalance(trx, user.account_id, order.amount);
+    const balance = await debitBalance(trx, user.account_id, order.amount, order.referer);
     const row = await trx
       .insertInto('billing_orders')
       .values({
@@ -138,6 +165,8 @@ export async function payWithBalance(db: DB, user: { id: number; account_id: num
       .returning(['id', 'order_no'])
       .executeTakeFirstOrThrow();
     if (order.deliver) await order.deliver(trx, row);
+    // the code is used up last, in the same transaction: a 22201 or the caller's refusal leaves it usable
+    await usePayCode(trx, codeId);
     return { order_no: row.order_no, balance };
   });
 }

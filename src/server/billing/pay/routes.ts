@@ -13,7 +13,7 @@ import type { DB } from '../../db';
 import type { SmsSender } from '../../sms/outbox';
 import { ApiError } from '../../http/errors';
 import { ok } from '../../http/envelope';
-import { checkPayCode, debitBalance, payCodeState, sendPayCode } from './confirm';
+import { debitBalance, payCodeState, sendPayCode, usePayCode, verifyPayCode } from './confirm';
 import { markOrderPaid } from './orders';
 import { paymentProvider } from './provider';
 import { PAY_METHODS } from '../../../shared/billing-money';
@@ -57,8 +57,12 @@ export function payRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
       // the balance is checked before the code is spent, so a short balance does not cost a code
       const balance = Number((await db.selectFrom('users').select('money').where('id', '=', user.account_id).executeTakeFirstOrThrow()).money);
       if (balance < Number(order.amount)) await db.transaction().execute((trx) => debitBalance(trx, user.account_id, Number(order.amount)));
-      await checkPayCode(db, user.account_id, req.body.code);
-      await markOrderPaid(db, { order_no: order.order_no, account_id: user.account_id }, 'balance', (trx, o) => debitBalance(trx, user.account_id, Number(o.amount)));
+      const codeId = await verifyPayCode(db, user.account_id, req.body.code);
+      // the code is used up in the payment's transaction: a refusal there (22201, 22212) leaves it usable
+      await markOrderPaid(db, { order_no: order.order_no, account_id: user.account_id }, 'balance', async (trx, o) => {
+        await debitBalance(trx, user.account_id, Number(o.amount));
+        await usePayCode(trx, codeId);
+      });
       return ok({ order_no: order.order_no, status: 'success' });
     },
   );

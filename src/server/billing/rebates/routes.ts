@@ -21,8 +21,9 @@ import { ApiError } from '../../http/errors';
 import { ok } from '../../http/envelope';
 import { issueVoucher } from '../vouchers/issue';
 import { assertOwnPictures } from '../invoices/pictures';
+import { daysForMonths } from '../resources/routes';
 import { rebateTotals } from './totals';
-import { MAX_PAYEES, REBATE_PAGE_SIZE, REBATE_VOUCHER_DAYS, yuan, type PayeeInfo, type RebateRecord } from '../../../shared/billing-money';
+import { MAX_PAYEES, REBATE_PAGE_SIZE, REBATE_VOUCHER_MONTHS, yuan, type PayeeInfo, type RebateRecord } from '../../../shared/billing-money';
 import type {} from '../money-tables';
 
 const bill = { access: 'parent' as const, needs: ['bill' as const] };
@@ -93,7 +94,7 @@ export function rebateRoutes(app: FastifyInstance, db: DB): void {
       const errors = applyRuleErrors(body, { available: totals.available });
       if (errors.length) throw new ApiError(20001, 400, errors, { amounts: totals });
       if (body.draw_type === 'TICKET') {
-        const voucherId = await issueVoucher(trx, user.account_id, { amount: body.sum, validDays: REBATE_VOUCHER_DAYS, source: 'rebate', remark: '返利转代金券' });
+        const voucherId = await issueVoucher(trx, user.account_id, { amount: body.sum, validDays: daysForMonths(REBATE_VOUCHER_MONTHS), source: 'rebate', remark: '返利转代金券' });
         const row = await trx
           .insertInto('rebates')
           .values({ account_id: user.account_id, user_id: user.id, sum: body.sum.toFixed(2), draw_type: 'TICKET', receive_type: null, name: null, open_account: null, id_code: null, id_front_pic: null, id_reverse_pic: null, status: 'DONE', reason: null, voucher_id: voucherId, updated_at: new Date() })

@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../../db';
-import { ApiError } from '../../http/errors';
+import { ApiError, VALIDATION_ERROR } from '../../http/errors';
 import { ok } from '../../http/envelope';
 import { paymentProvider } from '../pay/provider';
 import { markOrderPaid } from '../pay/orders';
@@ -20,15 +20,20 @@ import {
   ORDER_KIND_LABELS,
   ORDER_STATUSES,
   ORDERS_PAGE_SIZE,
+  RECHARGE_AMOUNT_TEXT,
   RECHARGE_DISCOUNTS,
   RECHARGE_MAX,
   RECHARGE_MIN,
+  hasAtMostTwoDecimals,
   rechargeGift,
   type OrderRow,
 } from '../../../shared/billing-money';
 import type {} from '../money-tables';
 
 const bill = { access: 'parent' as const, needs: ['bill' as const] };
+/** What the listed accounts may not call (docs/billing.md "Listed accounts"): recharge under 'balance', the order history under 'history'. */
+const balance = { ...bill, billing: { item: 'balance' as const } };
+const history = { ...bill, billing: { item: 'history' as const, detail: true } };
 const seconds = (d: Date | string | null) => (d ? Math.floor(new Date(d).getTime() / 1000) : null);
 
 export function toOrderRow(o: { order_no: string; kind: string; title: string; amount: string; gift: string; pay_method: string | null; status: string; created_at: Date | string; paid_at: Date | string | null }): OrderRow {
@@ -62,12 +67,12 @@ button{width:100%;padding:12px;font-size:16px;border:0;border-radius:6px;backgro
 }
 
 export function rechargeRoutes(app: FastifyInstance, db: DB): void {
-  app.get('/orders/recharge/discount', { config: { ...bill, openapi: { summary: '充值优惠：单笔充值满 min 元赠送 rate%' } } }, async () => ok({ discount: RECHARGE_DISCOUNTS }));
+  app.get('/orders/recharge/discount', { config: { ...balance, openapi: { summary: '充值优惠：单笔充值满 min 元赠送 rate%' } } }, async () => ok({ discount: RECHARGE_DISCOUNTS }));
 
   app.post<{ Body: { amount: number } }>(
     '/api/orders/recharge',
     {
-      config: { ...bill, openapi: { summary: '创建充值订单，返回支付页面地址（二维码内容）' } },
+      config: { ...balance, openapi: { summary: '创建充值订单，返回支付页面地址（二维码内容）' } },
       schema: {
         body: {
           type: 'object',
@@ -88,6 +93,8 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const user = req.user!;
       const amount = req.body.amount;
+      // more than 2 decimals (1.005) is refused with the charge page's own text, as /api/bill_threshold does
+      if (!hasAtMostTwoDecimals(amount)) throw new ApiError(VALIDATION_ERROR, 400, [{ path: '/amount', message: RECHARGE_AMOUNT_TEXT }]);
       const gift = rechargeGift(amount);
       const orderNo = newOrderNo();
       const provider = paymentProvider();
@@ -102,7 +109,7 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
 
   app.get<{ Querystring: { order_no: string } }>(
     '/api/orders/recharge',
-    { config: bill, schema: { querystring: { type: 'object', required: ['order_no'], properties: { order_no: { type: 'string', maxLength: 40 } }, errorMessage: { required: { order_no: '订单不存在或已关闭' } } } } },
+    { config: balance, schema: { querystring: { type: 'object', required: ['order_no'], properties: { order_no: { type: 'string', maxLength: 40 } }, errorMessage: { required: { order_no: '订单不存在或已关闭' } } } } },
     async (req) => {
       const o = await db.selectFrom('billing_orders').selectAll().where('order_no', '=', req.query.order_no).where('account_id', '=', req.user!.account_id).executeTakeFirst();
       if (!o) throw new ApiError(22211, 404);
@@ -113,7 +120,7 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
   app.get<{ Querystring: { status?: string; kind?: string; start_time?: number; end_time?: number; page: number; size: number } }>(
     '/api/v2/orders/',
     {
-      config: bill,
+      config: history,
       schema: {
         querystring: {
           type: 'object',

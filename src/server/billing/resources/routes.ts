@@ -4,12 +4,16 @@
  *   GET    /api/resource             what remains per kind (valid packages)
  *   GET    /api/resources/account/   the account's packages: kind, status, start_time, end_time, page, limit
  *   POST   /api/resources/account/   { spec, code } buys with the balance after the SMS pay code
- *                                    (22502 unknown spec, 22504 promotional limit, 22201 balance short)
+ *                                    (22502 unknown spec, 22504 promotional limit, checked again under the
+ *                                    account's row lock inside the payment; 22201 balance short, its top-up
+ *                                    link back to /billing/{kind}/pay/?resource=…)
  *   PUT    /api/resources/account/   { id, auto_renew } renew from the balance when it expires
  *   DELETE /api/resources/account/   ?id= removes a package that is used up or expired (22505 otherwise)
  */
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db';
+import type { Database } from '../../db/schema';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
 import type {} from '../tables';
@@ -51,12 +55,21 @@ export function packageOf(r: Row, now = Date.now()): ResourcePackage {
 }
 
 /** Whether the account may buy a promotional traffic package now (one of them per 3 months). */
-export async function promoAvailable(db: DB, accountId: number): Promise<boolean> {
+export async function promoAvailable(db: Kysely<Database>, accountId: number): Promise<boolean> {
   const promos = specsOf('resources').filter((s) => s.promo).map((s) => s.id);
   const since = new Date();
   since.setUTCMonth(since.getUTCMonth() - PROMO_MONTHS);
   const r = await db.selectFrom('resource_packages').select('id').where('account_id', '=', accountId).where('spec', 'in', promos).where('created_at', '>', since).executeTakeFirst();
   return !r;
+}
+
+/**
+ * The promotional limit again inside the payment's transaction, under the account's row lock: of two
+ * purchases at once that both passed the first check, the second waits here for the first and is refused.
+ */
+export async function assertPromoAvailable(trx: Kysely<Database>, accountId: number): Promise<void> {
+  await trx.selectFrom('users').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
+  if (!(await promoAvailable(trx, accountId))) throw new ApiError(22504, 400);
 }
 
 export function resourceRoutes(app: FastifyInstance, db: DB): void {
@@ -143,7 +156,9 @@ export function resourceRoutes(app: FastifyInstance, db: DB): void {
         amount: spec.price,
         detail: { spec: spec.id },
         code: req.body.code,
+        referer: `/billing/${spec.kind}/pay/?resource=${encodeURIComponent(spec.id)}`,
         deliver: async (trx) => {
+          if (spec.promo) await assertPromoAvailable(trx, accountId);
           packageId = await grantPackage(trx, accountId, { kind: spec.kind, spec: spec.id, amount: spec.amount, unit: spec.unit, validDays: daysForMonths(spec.valid_months), price: spec.price });
         },
       });

@@ -1,6 +1,8 @@
 /**
  * Vouchers (spec 001 §3, §4, §7; docs/billing.md "Vouchers"):
- *   GET  /api/tickets/  the account's vouchers, newest first, since/max cursors; status derived on display
+ *   GET  /api/tickets/  the account's vouchers, newest first, since/max cursors; status derived on display;
+ *                       start_time/end_time (unix seconds, end exclusive — the console adds one day to an
+ *                       end date, spec 001 §7) on the time the voucher was obtained (its created_at)
  *   POST /api/ticket/   { ticket_id } activates an unbound code: 22101 unknown, 22102 already activated,
  *                       22103 past its activation deadline, 22104 after 10 wrong codes within an hour
  */
@@ -33,16 +35,18 @@ export async function usableVoucherCount(db: DB, accountId: number): Promise<num
 }
 
 export function voucherRoutes(app: FastifyInstance, db: DB): void {
-  app.get<{ Querystring: { status?: string; limit: number; since?: number; max?: number } }>(
+  app.get<{ Querystring: { status?: string; start_time?: number; end_time?: number; limit: number; since?: number; max?: number } }>(
     '/api/tickets/',
     {
-      config: { ...bill, openapi: { summary: '代金券列表（新的在前，since/max 翻页）；status 由 value、remain、expired_at 推导' } },
+      config: { ...bill, openapi: { summary: '代金券列表（新的在前，since/max 翻页）；status 由 value、remain、expired_at 推导；start_time/end_time 按获得时间筛选（结束日期由页面加一天）' } },
       schema: {
         querystring: {
           type: 'object',
           additionalProperties: false,
           properties: {
             status: { type: 'string', enum: ['USING', 'USED', 'EXPIRED'], errorMessage: '状态为 USING、USED 或 EXPIRED' },
+            start_time: { type: 'integer', minimum: 0, errorMessage: '开始时间为 Unix 秒' },
+            end_time: { type: 'integer', minimum: 0, errorMessage: '结束时间为 Unix 秒' },
             limit: { type: 'integer', minimum: 1, maximum: 100, default: VOUCHERS_PAGE_SIZE, errorMessage: '每页 1 到 100 条' },
             since: { type: 'integer', minimum: 0, errorMessage: '分页参数不正确' },
             max: { type: 'integer', minimum: 0, errorMessage: '分页参数不正确' },
@@ -61,6 +65,9 @@ export function voucherRoutes(app: FastifyInstance, db: DB): void {
           if (q.status === 'EXPIRED') s = s.where('expired_at', '<', now);
           if (q.status === 'USED') s = s.where('expired_at', '>=', now).where('remain', '=', '0');
           if (q.status === 'USING') s = s.where('expired_at', '>=', now).where('remain', '>', '0');
+          // the time the voucher was obtained, the created_at of the answer (activation, or the issue for a granted one)
+          if (q.start_time !== undefined) s = s.where((eb) => eb.fn.coalesce('activated_at', 'created_at'), '>=', new Date(q.start_time * 1000));
+          if (q.end_time !== undefined) s = s.where((eb) => eb.fn.coalesce('activated_at', 'created_at'), '<', new Date(q.end_time * 1000));
           if (where) s = s.where('id', where.op, where.id);
           return s.orderBy('id', order).limit(limit).execute();
         },
