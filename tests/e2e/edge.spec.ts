@@ -154,7 +154,12 @@ test('edit a rule in programming mode: highlighting, markers, the check, saving'
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');
   await page.keyboard.type('$RED');
-  await expect(page.locator('.suggest-widget')).toContainText('$REDIRECT');
+  // typing opens the list; on a loaded machine it can open before the provider answers and stay empty,
+  // so ask for it again (Ctrl+Space) until it lists the function
+  await expect(async () => {
+    if (!((await page.locator('.suggest-widget').textContent()) ?? '').includes('$REDIRECT')) await page.keyboard.press('Control+Space');
+    await expect(page.locator('.suggest-widget')).toContainText('$REDIRECT', { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await expect(page.locator('.suggest-widget')).toContainText('以 301 或 302 重定向到 url，并结束整个规则集');
   await page.keyboard.press('Escape');
   await page.keyboard.press('Backspace');

@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { keysetPage } from '../http/keyset';
+import { keysetQuery } from '../http/keyset';
 import { bucketForUser } from '../buckets/repo';
 import { AUDIT_KINDS, AUDIT_PAGE_SIZE, AUDIT_REVIEW_STATES, type AuditRecord, type AuditService } from '../../shared/external';
 import type {} from './tables';
@@ -97,22 +97,14 @@ export function auditRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const q = req.query;
       const accountId = req.user!.account_id;
-      const { items, pager } = await keysetPage(
-        async (w, order, limit) => {
-          let s = db
-            .selectFrom('audit_records as r')
-            .innerJoin('buckets as b', 'b.id', 'r.bucket_id')
-            .select(['r.id', 'b.name as bucket_name', 'r.url', 'r.media', 'r.label', 'r.confidence', 'r.review_state', 'r.reviewed_at', 'r.created_at'])
-            .where('r.account_id', '=', accountId)
-            .orderBy('r.id', order)
-            .limit(limit);
-          if (w) s = s.where('r.id', w.op, w.id);
-          if (q.bucket_name) s = s.where('b.name', '=', q.bucket_name);
-          if (q.review_state) s = s.where('r.review_state', '=', q.review_state);
-          return s.execute();
-        },
-        { limit: q.limit ?? AUDIT_PAGE_SIZE, since: q.since, max: q.max, order: 'desc' },
-      );
+      let s = db
+        .selectFrom('audit_records as r')
+        .innerJoin('buckets as b', 'b.id', 'r.bucket_id')
+        .select(['r.id', 'b.name as bucket_name', 'r.url', 'r.media', 'r.label', 'r.confidence', 'r.review_state', 'r.reviewed_at', 'r.created_at'])
+        .where('r.account_id', '=', accountId);
+      if (q.bucket_name) s = s.where('b.name', '=', q.bucket_name);
+      if (q.review_state) s = s.where('r.review_state', '=', q.review_state);
+      const { items, pager } = await keysetQuery(s, 'r.id', { limit: q.limit ?? AUDIT_PAGE_SIZE, since: q.since, max: q.max, order: 'desc' });
       const records: AuditRecord[] = items.map((r) => ({ ...r, reviewed_at: iso(r.reviewed_at), created_at: iso(r.created_at)! }));
       return ok({ records, pager });
     },

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { keysetPage } from '../../http/keyset';
+import { keysetQuery } from '../../http/keyset';
 import type {} from '../tables';
 import activateSchema from '../../../../schemas/forms/voucher_activate/schema.json';
 import { TICKET_TRIES_PER_HOUR, VOUCHERS_PAGE_SIZE, voucherStatus, type Voucher } from '../../../shared/billing/vouchers';
@@ -58,21 +58,15 @@ export function voucherRoutes(app: FastifyInstance, db: DB): void {
       const q = req.query;
       const accountId = req.user!.account_id;
       const now = new Date();
-      const { items, pager } = await keysetPage<Row>(
-        async (where, order, limit) => {
-          let s = db.selectFrom('vouchers').select(['id', 'value', 'remain', 'expired_at', 'created_at', 'activated_at', 'source', 'remark']).where('account_id', '=', accountId);
-          // the filter follows the derived status (later rules override earlier ones)
-          if (q.status === 'EXPIRED') s = s.where('expired_at', '<', now);
-          if (q.status === 'USED') s = s.where('expired_at', '>=', now).where('remain', '=', '0');
-          if (q.status === 'USING') s = s.where('expired_at', '>=', now).where('remain', '>', '0');
-          // the time the voucher was obtained, the created_at of the answer (activation, or the issue for a granted one)
-          if (q.start_time !== undefined) s = s.where((eb) => eb.fn.coalesce('activated_at', 'created_at'), '>=', new Date(q.start_time * 1000));
-          if (q.end_time !== undefined) s = s.where((eb) => eb.fn.coalesce('activated_at', 'created_at'), '<', new Date(q.end_time * 1000));
-          if (where) s = s.where('id', where.op, where.id);
-          return s.orderBy('id', order).limit(limit).execute();
-        },
-        { limit: q.limit, since: q.since, max: q.max, order: 'desc' },
-      );
+      let s = db.selectFrom('vouchers').select(['id', 'value', 'remain', 'expired_at', 'created_at', 'activated_at', 'source', 'remark']).where('account_id', '=', accountId);
+      // the filter follows the derived status (later rules override earlier ones)
+      if (q.status === 'EXPIRED') s = s.where('expired_at', '<', now);
+      if (q.status === 'USED') s = s.where('expired_at', '>=', now).where('remain', '=', '0');
+      if (q.status === 'USING') s = s.where('expired_at', '>=', now).where('remain', '>', '0');
+      // the time the voucher was obtained, the created_at of the answer (activation, or the issue for a granted one)
+      if (q.start_time !== undefined) s = s.where((eb) => eb.fn.coalesce('activated_at', 'created_at'), '>=', new Date(q.start_time * 1000));
+      if (q.end_time !== undefined) s = s.where((eb) => eb.fn.coalesce('activated_at', 'created_at'), '<', new Date(q.end_time * 1000));
+      const { items, pager } = await keysetQuery(s, 'id', { limit: q.limit, since: q.since, max: q.max, order: 'desc' });
       const nowS = Math.floor(now.getTime() / 1000);
       return ok(items.map((r) => voucherOf(r, nowS)), { pager, count: await usableVoucherCount(db, accountId) });
     },
