@@ -17,7 +17,7 @@ import { errorText, type FieldError } from '../../shared/errors';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
 import { SEARCH_DEBOUNCE_MS } from '../../shared/services';
 import { OPERATOR_SERVICE_PAGE_SIZE, OPERATOR_TEXTS, randomSecret, type OperatorBucket, type OperatorInfo } from '../../shared/security';
-import { FormDialog } from './FormDialog';
+import { FormDialog } from '../common/FormDialog';
 
 interface OperatorForm {
   operator_id?: number;

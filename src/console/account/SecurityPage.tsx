@@ -17,7 +17,7 @@ import { notify } from '../common/toaster';
 import { errorText } from '../../shared/errors';
 import { LOGIN_CODE_RESEND_SECONDS } from '../../shared/services';
 import { TWO_STEP_TEXTS } from '../../shared/security';
-import { FormDialog } from './FormDialog';
+import { FormDialog } from '../common/FormDialog';
 
 interface Security {
   username: string;

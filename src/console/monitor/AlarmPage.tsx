@@ -3,17 +3,16 @@
  * (PUT /api/monitor/), edited (POST), shown on /monitor/ or hidden (POST /api/monitor/visible/) and
  * deleted (DELETE). The task form is the declaration schemas/forms/monitor_task.
  */
-import { useMemo, useRef, useState } from 'react';
-import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import { useMemo, useState } from 'react';
+import { Alert, Button, Callout, Card, H3, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import taskSchema from '../../../schemas/forms/monitor_task/schema.json';
 import taskUi from '../../../schemas/forms/monitor_task/ui.json';
-import { DeclarationForm } from '../../../renderers/DeclarationForm';
-import { api, ApiFailure, failureText } from '../api/client';
+import { api, failureText } from '../api/client';
+import { FormDialog } from '../common/FormDialog';
 import { notify } from '../common/toaster';
 import { useConfirmedAction, useLoaded } from '../common/useList';
 import { settingIO } from '../services/settingIO';
-import type { FieldError } from '../../shared/errors';
 import { formatMetric, MONITOR_MAX_TASKS, MONITOR_METRICS, MONITOR_OPERATORS, MONITOR_STATE_LABELS, type MonitorTask } from '../../shared/monitor';
 
 type TaskForm = Omit<MonitorTask, 'id' | 'visible' | 'state' | 'last_value' | 'checked_at' | 'created_at'>;
@@ -124,47 +123,28 @@ function TaskDialog({ task, onClose, onSaved }: { task: MonitorTask | null; onCl
   const [formData, setFormData] = useState<Partial<TaskForm>>(() =>
     task ? { name: task.name, metric: task.metric, operator: task.operator, threshold: task.threshold, period: task.period, buckets: task.buckets, notify_message: task.notify_message, notify_sms: task.notify_sms } : EMPTY,
   );
-  const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
-  const [saving, setSaving] = useState(false);
-  const formRef = useRef<any>(null);
   const formContext = useMemo(() => ({ io: settingIO }), []);
 
-  async function save() {
-    setFailure(null);
-    if (!formRef.current?.validateForm()) return;
-    setSaving(true);
-    try {
-      if (task) await api.post('/api/monitor/', { ...formData, id: task.id });
-      else await api.put('/api/monitor/', formData);
-      notify(task ? '修改成功' : '创建成功');
-      onSaved();
-    } catch (e) {
-      setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
-    } finally {
-      setSaving(false);
-    }
-  }
-
   return (
-    <Dialog isOpen title={task ? '编辑告警任务' : '新建告警任务'} icon="notifications" onClose={onClose} className="alarm-dialog" style={{ width: 640 }}>
-      <DialogBody>
-        {failure && (
-          <Callout intent="danger" role="alert" className="setting-failure">
-            {failure.message}
-          </Callout>
-        )}
-        <DeclarationForm formRef={formRef} schema={taskSchema} ui={taskUi} formData={formData} errors={failure?.errors} formContext={formContext} onChange={(d) => setFormData(d)} />
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>取消</Button>
-            <Button intent="primary" loading={saving} onClick={save} className="alarm-save">
-              确定
-            </Button>
-          </>
-        }
-      />
-    </Dialog>
+    <FormDialog<Partial<TaskForm>>
+      title={task ? '编辑告警任务' : '新建告警任务'}
+      icon="notifications"
+      className="alarm-dialog"
+      style={{ width: 640 }}
+      canOutsideClickClose
+      schema={taskSchema}
+      ui={taskUi}
+      formContext={formContext}
+      value={formData}
+      onChange={setFormData}
+      submitClassName="alarm-save"
+      onSubmit={async (value) => {
+        if (task) await api.post('/api/monitor/', { ...value, id: task.id });
+        else await api.put('/api/monitor/', value);
+        notify(task ? '修改成功' : '创建成功');
+        onSaved();
+      }}
+      onClose={onClose}
+    />
   );
 }

@@ -3,17 +3,16 @@
  * Who may create what is one rule (creationRefusal in src/shared/services.ts) that the server
  * applies too; here it disables nothing silently: the reason is shown.
  */
-import { useRef, useState } from 'react';
-import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Alert, Button } from '@blueprintjs/core';
 import createServiceSchema from '../../../schemas/forms/create_service/schema.json';
 import createServiceUi from '../../../schemas/forms/create_service/ui.json';
-import { DeclarationForm } from '../../../renderers/DeclarationForm';
-import { api, ApiFailure, failureText } from '../api/client';
+import { api } from '../api/client';
 import type { BucketInfo } from '../../shared/buckets';
-import type { FieldError } from '../../shared/errors';
 import { errorText } from '../../shared/errors';
 import { creationRefusal, KINDS, type ServiceKind } from '../../shared/services';
 import type { CurrentUser, Usage } from '../../shared/account';
+import { FormDialog } from '../common/FormDialog';
 import { notify } from '../common/toaster';
 import { ConfigLockNotice, CreationForbidden } from '../external/Notices';
 
@@ -56,53 +55,23 @@ export function CreateServiceButton({ kind, user, usage, onCreated }: { kind: Se
 
 function CreateServiceDialog({ kind, onClose, onCreated }: { kind: ServiceKind; onClose(): void; onCreated(b: BucketInfo): void }) {
   const [formData, setFormData] = useState<Record<string, unknown>>({ bucket_name: '', kind, domains: [], remark: '' });
-  const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
-  const [saving, setSaving] = useState(false);
-  const formRef = useRef<any>(null);
-
-  async function submit() {
-    setFailure(null);
-    if (!formRef.current?.validateForm()) return;
-    setSaving(true);
-    try {
-      const { remark, ...rest } = formData;
-      const res = await api.put<{ data: BucketInfo }>('/api/buckets/', { ...rest, ...(remark ? { remark } : {}) });
-      notify('创建成功', 'success');
-      onCreated(res.data);
-    } catch (e) {
-      setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
-    } finally {
-      setSaving(false);
-    }
-  }
 
   return (
-    <Dialog isOpen title={`创建${KINDS[kind].title}服务`} onClose={onClose} className="setting-dialog" canOutsideClickClose={false}>
-      <DialogBody>
-        {failure && (
-          <Callout intent="danger" className="setting-failure" role="alert">
-            {failure.message}
-          </Callout>
-        )}
-        <DeclarationForm
-          formRef={formRef}
-          schema={createServiceSchema}
-          ui={createServiceUi}
-          formData={formData}
-          errors={failure?.errors}
-          onChange={(data) => setFormData(data)}
-        />
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>取消</Button>
-            <Button intent="primary" onClick={submit} loading={saving} className="create-confirm">
-              确定
-            </Button>
-          </>
-        }
-      />
-    </Dialog>
+    <FormDialog<Record<string, unknown>>
+      title={`创建${KINDS[kind].title}服务`}
+      className="setting-dialog"
+      style={{ width: 640 }}
+      schema={createServiceSchema}
+      ui={createServiceUi}
+      value={formData}
+      onChange={setFormData}
+      submitClassName="create-confirm"
+      onSubmit={async ({ remark, ...rest }) => {
+        const res = await api.put<{ data: BucketInfo }>('/api/buckets/', { ...rest, ...(remark ? { remark } : {}) });
+        notify('创建成功', 'success');
+        onCreated(res.data);
+      }}
+      onClose={onClose}
+    />
   );
 }

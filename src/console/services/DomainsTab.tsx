@@ -3,17 +3,16 @@
  * CNAME each must point to and whether it does, searching, adding (the add_domain declaration) and
  * removing, at most 10 per service; the default domain for the exempt accounts and buckets.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H5, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Callout, Card, H5, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import addDomainSchema from '../../../schemas/forms/add_domain/schema.json';
 import addDomainUi from '../../../schemas/forms/add_domain/ui.json';
-import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
 import { validator } from '../../../renderers/theme';
-import { api, ApiFailure, failureText } from '../api/client';
+import { api, failureText } from '../api/client';
+import { FormDialog } from '../common/FormDialog';
 import { notify } from '../common/toaster';
-import type { FieldError } from '../../shared/errors';
 import type { CursorPager } from '../../shared/buckets';
 import { SEARCH_DEBOUNCE_MS } from '../../shared/services';
 import { CNAME_STATUS_TEXTS, DOMAIN_PAGE_SIZE, DOMAIN_TEXTS, domainText, type CnameStatus, type DomainEntry } from '../../shared/domains';
@@ -187,53 +186,25 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
 
 function AddDomainDialog({ bucketName, onClose }: { bucketName: string; onClose(added: boolean): void }) {
   const [formData, setFormData] = useState<{ domain?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
-  const formRef = useRef<any>(null);
   // the declaration alone decides (a server refusal shown under the field does not keep 确定 disabled)
   const valid = validator.isValid(addDomainSchema as object, formData, addDomainSchema as object);
 
-  async function submit() {
-    if (!formRef.current?.validateForm()) return;
-    setBusy(true);
-    try {
-      await api.post('/api/account/domains/', { bucket_name: bucketName, domain: formData.domain });
-      notify(DOMAIN_TEXTS.added, 'success');
-      onClose(true);
-    } catch (e) {
-      setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
-      setBusy(false);
-    }
-  }
-
   return (
-    <Dialog isOpen title={DOMAIN_TEXTS.addTitle} onClose={() => onClose(false)} className="add-domain-dialog">
-      <DialogBody>
-        {failure && (
-          <Callout intent="danger" role="alert" className="setting-failure">
-            {failure.message}
-          </Callout>
-        )}
-        <DeclarationForm
-          formRef={formRef}
-          schema={addDomainSchema}
-          ui={addDomainUi}
-          formData={formData}
-          errors={failure?.errors}
-          onChange={(data) => {
-            setFormData(data);
-            setFailure(null);
-          }}
-        />
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text="取消" onClick={() => onClose(false)} />
-            <Button intent="primary" text="确定" loading={busy} disabled={!valid} onClick={() => void submit()} />
-          </>
-        }
-      />
-    </Dialog>
+    <FormDialog<{ domain?: string }>
+      title={DOMAIN_TEXTS.addTitle}
+      className="add-domain-dialog"
+      canOutsideClickClose
+      schema={addDomainSchema}
+      ui={addDomainUi}
+      value={formData}
+      onChange={setFormData}
+      submitDisabled={!valid}
+      onSubmit={async (value) => {
+        await api.post('/api/account/domains/', { bucket_name: bucketName, domain: value.domain });
+        notify(DOMAIN_TEXTS.added, 'success');
+        onClose(true);
+      }}
+      onClose={() => onClose(false)}
+    />
   );
 }

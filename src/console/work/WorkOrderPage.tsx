@@ -4,17 +4,16 @@
  * declaration schemas/forms/work_order, attachments uploaded first to /work_order/attachment/), the
  * detail with replies, replying and closing. ?id=N opens an order (the message centre links there).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import orderSchema from '../../../schemas/forms/work_order/schema.json';
 import orderUi from '../../../schemas/forms/work_order/ui.json';
-import { DeclarationForm } from '../../../renderers/DeclarationForm';
-import { api, ApiFailure, failureText } from '../api/client';
+import { api, failureText } from '../api/client';
+import { FormDialog } from '../common/FormDialog';
 import { notify } from '../common/toaster';
 import { useLoaded } from '../common/useList';
-import type { FieldError } from '../../shared/errors';
 import { ATTACHMENT_HELP, WORK_ORDER_STATUS_LABELS, WORK_ORDER_TYPES, type WorkOrderAttachment, type WorkOrderReply, type WorkOrderStatus, type WorkOrderSummary } from '../../shared/monitor';
 
 const typeName = (id: string) => WORK_ORDER_TYPES.find((t) => t.id === id)?.name ?? id;
@@ -168,9 +167,6 @@ function CreateDialog({ onClose, onCreated }: { onClose(): void; onCreated(id: n
   const [formData, setFormData] = useState<Record<string, unknown>>({ type: 'cdn' });
   const [files, setFiles] = useState<WorkOrderAttachment[]>([]);
   const [docs, setDocs] = useState<{ title: string; url: string }[]>([]);
-  const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
-  const [saving, setSaving] = useState(false);
-  const formRef = useRef<any>(null);
   const type = formData.type as string | undefined;
 
   useEffect(() => {
@@ -178,30 +174,19 @@ function CreateDialog({ onClose, onCreated }: { onClose(): void; onCreated(id: n
     api.get<{ data: { title: string; url: string }[] }>('/work_order/documents/', { type }).then((r) => setDocs(r.data), () => setDocs([]));
   }, [type]);
 
-  async function submit() {
-    setFailure(null);
-    if (!formRef.current?.validateForm()) return;
-    setSaving(true);
-    try {
-      const res = await api.post<{ data: { id: number } }>('/api/workorder', { ...formData, mobile: formData.mobile || undefined, attachments: files.map((f) => f.id) });
-      notify('工单已提交，我们会尽快回复');
-      onCreated(res.data.id);
-    } catch (e) {
-      setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
-    } finally {
-      setSaving(false);
-    }
-  }
-
   return (
-    <Dialog isOpen title="提交工单" icon="chat" onClose={onClose} className="work-dialog" style={{ width: 680 }}>
-      <DialogBody>
-        {failure && (
-          <Callout intent="danger" role="alert" className="setting-failure">
-            {failure.message}
-          </Callout>
-        )}
-        {docs.length > 0 && (
+    <FormDialog<Record<string, unknown>>
+      title="提交工单"
+      icon="chat"
+      className="work-dialog"
+      style={{ width: 680 }}
+      canOutsideClickClose
+      schema={orderSchema}
+      ui={orderUi}
+      value={formData}
+      onChange={setFormData}
+      intro={
+        docs.length > 0 && (
           <Callout icon="manual" className="work-docs">
             提交前可以先看看这些文档：
             {docs.map((d) => (
@@ -210,21 +195,19 @@ function CreateDialog({ onClose, onCreated }: { onClose(): void; onCreated(id: n
               </a>
             ))}
           </Callout>
-        )}
-        <DeclarationForm formRef={formRef} schema={orderSchema} ui={orderUi} formData={formData} errors={failure?.errors} onChange={(d) => setFormData(d)} />
-        <Attachments files={files} onChange={setFiles} />
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>取消</Button>
-            <Button intent="primary" loading={saving} onClick={submit} className="work-submit">
-              提交
-            </Button>
-          </>
-        }
-      />
-    </Dialog>
+        )
+      }
+      submitText="提交"
+      submitClassName="work-submit"
+      onSubmit={async (value) => {
+        const res = await api.post<{ data: { id: number } }>('/api/workorder', { ...value, mobile: value.mobile || undefined, attachments: files.map((f) => f.id) });
+        notify('工单已提交，我们会尽快回复');
+        onCreated(res.data.id);
+      }}
+      onClose={onClose}
+    >
+      <Attachments files={files} onChange={setFiles} />
+    </FormDialog>
   );
 }
 

@@ -4,17 +4,16 @@
  * or disabled and deleted (/api/third_backup/configure/), and their log (GET /api/third_backup/logs/).
  * The form is the declaration schemas/forms/third_backup; the secret is never shown again.
  */
-import { useMemo, useRef, useState } from 'react';
-import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, H3, H5, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import { useMemo, useState } from 'react';
+import { Alert, Button, Callout, Card, H3, H5, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import backupSchema from '../../../../schemas/forms/third_backup/schema.json';
 import backupUi from '../../../../schemas/forms/third_backup/ui.json';
-import { DeclarationForm } from '../../../../renderers/DeclarationForm';
-import { api, ApiFailure, failureText } from '../../api/client';
+import { api, failureText } from '../../api/client';
+import { FormDialog } from '../../common/FormDialog';
 import { notify } from '../../common/toaster';
 import { useConfirmedAction, useLoaded } from '../../common/useList';
 import { settingIO } from '../../services/settingIO';
-import type { FieldError } from '../../../shared/errors';
 import { BACKUP_ACTION_LABELS, BACKUP_MAX_CONFIGS, BACKUP_PLATFORMS, type BackupConfig, type BackupLog } from '../../../shared/monitor';
 
 export default function BackupPage() {
@@ -142,48 +141,28 @@ function ConfigDialog({ config, onClose, onSaved }: { config: BackupConfig | nul
   const [formData, setFormData] = useState<Record<string, unknown>>(() =>
     config ? { name: config.name, bucket_name: config.bucket_name, platform: config.platform, region: config.region, target_bucket: config.target_bucket, prefix: config.prefix, access_key_id: config.access_key_id } : { platform: 'aliyun_oss' },
   );
-  const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
-  const [saving, setSaving] = useState(false);
-  const formRef = useRef<any>(null);
   const formContext = useMemo(() => ({ io: settingIO }), []);
 
-  async function save() {
-    setFailure(null);
-    if (!formRef.current?.validateForm()) return;
-    setSaving(true);
-    try {
-      if (config) await api.post('/api/third_backup/configure/', { ...formData, id: config.id });
-      else await api.post('/api/third_backup/', formData);
-      notify(config ? '修改成功' : '创建成功');
-      onSaved();
-    } catch (e) {
-      setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
-    } finally {
-      setSaving(false);
-    }
-  }
-
   return (
-    <Dialog isOpen title={config ? '修改备份配置' : '新建备份配置'} icon="duplicate" onClose={onClose} className="backup-dialog" style={{ width: 640 }}>
-      <DialogBody>
-        {failure && (
-          <Callout intent="danger" role="alert" className="setting-failure">
-            {failure.message}
-          </Callout>
-        )}
-        {config && <Callout className="muted">当前 AccessKey Secret：{config.secret_masked}，留空表示不更改。</Callout>}
-        <DeclarationForm formRef={formRef} schema={backupSchema} ui={backupUi} formData={formData} errors={failure?.errors} formContext={formContext} onChange={(d) => setFormData(d)} />
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>取消</Button>
-            <Button intent="primary" loading={saving} onClick={save}>
-              确定
-            </Button>
-          </>
-        }
-      />
-    </Dialog>
+    <FormDialog<Record<string, unknown>>
+      title={config ? '修改备份配置' : '新建备份配置'}
+      icon="duplicate"
+      className="backup-dialog"
+      style={{ width: 640 }}
+      canOutsideClickClose
+      schema={backupSchema}
+      ui={backupUi}
+      formContext={formContext}
+      value={formData}
+      onChange={setFormData}
+      intro={config && <Callout className="muted">当前 AccessKey Secret：{config.secret_masked}，留空表示不更改。</Callout>}
+      onSubmit={async (value) => {
+        if (config) await api.post('/api/third_backup/configure/', { ...value, id: config.id });
+        else await api.post('/api/third_backup/', value);
+        notify(config ? '修改成功' : '创建成功');
+        onSaved();
+      }}
+      onClose={onClose}
+    />
   );
 }
