@@ -3,7 +3,7 @@
  * /app/, and the rules for unknown URLs.
  */
 import { lazy, Suspense, useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate, type RouteObject } from 'react-router-dom';
+import { Link, Navigate, Outlet, useLocation, useNavigate, type RouteObject } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { NonIdealState, Spinner } from '@blueprintjs/core';
 import { sessionAtom } from './state';
@@ -71,15 +71,24 @@ function LoginRoute() {
   return <Navigate to={target} replace />;
 }
 
-/** Pages of the public area that later issues build (registration, password recovery, partner sign-in). */
-function PublicPending() {
+/**
+ * An unmatched path of the public area (spec 000 §2.1: /connect/…, /register…, /lostpass… stay where
+ * they are for a visitor): a neutral not-found page with the ways in.
+ */
+function PublicNotFound() {
   return (
     <NonIdealState
-      className="public-pending"
-      icon="build"
-      title="该页面暂未开放"
-      description="注册、找回密码与授权登录将在后续版本中提供，如需帮助请联系客服。"
-      action={<a href="/login/">返回登录</a>}
+      className="public-not-found"
+      icon="search"
+      title="页面不存在"
+      description="您访问的页面不存在，请检查地址是否正确。"
+      action={
+        <div className="public-not-found-links">
+          <Link to="/login/">登录</Link>
+          {' · '}
+          <Link to="/register/">注册</Link>
+        </div>
+      }
     />
   );
 }
@@ -88,7 +97,7 @@ function Unknown() {
   const session = useAtomValue(sessionAtom);
   const { pathname } = useLocation();
   if (session.status === 'signedIn') return <Navigate to="/dashboard/" replace />;
-  if (PUBLIC_PATH_PREFIXES.some((p) => pathname.startsWith(p))) return <PublicPending />;
+  if (PUBLIC_PATH_PREFIXES.some((p) => pathname.startsWith(p))) return <PublicNotFound />;
   return <Navigate to="/login/" replace />;
 }
 

@@ -26,7 +26,8 @@ test('register with captcha and SMS code, activate by the e-mail link, then sign
   const name = `reg${rnd()}`;
   const email = `${name}@163.com`;
   const mobile = `135${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-  await page.goto('/register/');
+  // the referer query (spec 000 §2.1) goes along with the registration
+  await page.goto('/register/?referer=%2Ftoolbox%2Fsms%2F');
   await expect(page.getByRole('heading', { name: '注册云控制台账号' })).toBeVisible();
   await page.locator('#root_username').fill('Bad');
   await page.locator('#root_password').fill('12345678');
@@ -47,7 +48,9 @@ test('register with captcha and SMS code, activate by the e-mail link, then sign
   await page.locator('#root_code').fill(await lastSmsCode(page, mobile));
   await page.locator('label.register-agree').click();
   await expect(page.getByRole('checkbox', { name: /我已阅读并同意/ })).toBeChecked();
+  const registered = page.waitForRequest((r) => r.url().endsWith('/accounts/register/') && r.method() === 'POST');
   await page.getByRole('button', { name: '注册', exact: true }).click();
+  expect((await registered).postDataJSON()).toMatchObject({ username: name, referer: '/toolbox/sms/' });
 
   await expect(page).toHaveURL(/\/register\/success\/\?email=/);
   await expect(page.locator('.register-email')).toHaveText(email);

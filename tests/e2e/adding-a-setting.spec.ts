@@ -54,10 +54,15 @@ test.beforeAll(async () => {
   expect(build.status, build.stderr).toBe(0);
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...env, PORT: String(PORT), DATA_DIR: 'memory://', LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
+    env: { ...env, PORT: String(PORT), DATA_DIR: 'memory://', LOG_LEVEL: 'warn', SEED_TRAFFIC_DAYS: '4' },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  for (let i = 0; i < 120; i++) {
+  let stderr = '';
+  let exited: number | null = null;
+  server.stderr?.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
+  server.on('exit', (code) => (exited = code ?? -1));
+  // the demo seed takes a while on a loaded machine (the main server of the browser tests starts too)
+  for (let i = 0; i < 360 && exited === null; i++) {
     try {
       if ((await fetch(`${BASE}/login/`)).ok) return;
     } catch {
@@ -65,7 +70,7 @@ test.beforeAll(async () => {
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error('server did not start');
+  throw new Error(`server did not start${exited !== null ? ` (exited with ${exited})` : ''}: ${stderr}`);
 });
 
 test.afterAll(() => {

@@ -27,14 +27,27 @@ test('the SMS entry opens the partner console with a one-time token', async ({ p
   await expect(page).toHaveURL(/\/dashboard\/$/);
 });
 
-test('an unverified account gets the real-name prompt', async ({ page }) => {
+test('an unverified account gets the real-name prompt: one action, 立即前往, to the profile, with the product\'s event', async ({ page }) => {
   await signIn(page, 'demonew');
   const menu = page.getByRole('navigation', { name: '产品菜单' });
+  // one-click login: the prompt's single action leads to the profile
   await menu.getByRole('link', { name: '一键登录' }).click();
-  const dialog = page.getByRole('dialog', { name: '实名认证' });
+  let dialog = page.getByRole('dialog', { name: '实名认证' });
   await expect(dialog).toContainText('您需要先完成个人或企业实名认证，才能使用一键登录');
-  await dialog.getByRole('button', { name: '去实名认证' }).click();
-  await expect(page).toHaveURL(/\/account\/verifypersonal\/$/);
+  await expect(dialog.locator('.bp6-dialog-footer-actions').getByRole('button')).toHaveCount(1);
+  await dialog.getByRole('button', { name: '立即前往' }).click();
+  await expect(page).toHaveURL(/\/account\/profile\/\?realname$/);
+  await expect(dialog).toHaveCount(0);
+  // SMS: the same prompt, and 立即前往 records sms_guide (real-name event 14)
+  await page.goto('/dashboard/');
+  await menu.getByRole('link', { name: '短信服务' }).click();
+  dialog = page.getByRole('dialog', { name: '实名认证' });
+  await expect(dialog).toContainText('您需要先完成个人或企业实名认证，才能使用短信服务');
+  const posted = page.waitForRequest((r) => r.url().endsWith('/accounts/verify/statistics') && r.method() === 'POST' && r.postDataJSON()?.type === 14);
+  await dialog.getByRole('button', { name: '立即前往' }).click();
+  expect((await posted).postDataJSON()).toEqual({ type: 14 });
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(/\/account\/profile\/\?realname$/);
 });
 
 test('a product without an address opens its landing page', async ({ page }) => {

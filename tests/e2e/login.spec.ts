@@ -12,6 +12,19 @@ test('a signed-out visit to a public path stays there', async ({ page }) => {
   await expect(page).toHaveURL(/\/register\/$/);
 });
 
+test('a signed-out visit to an unmatched public path stays there and says the page does not exist', async ({ page }) => {
+  for (const path of ['/register/x', '/connect/somewhere/']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
+    await expect(page.getByRole('heading', { name: '页面不存在' })).toBeVisible();
+    await expect(page.getByText('暂未开放')).toHaveCount(0);
+  }
+  await expect(page.getByRole('link', { name: '登录' })).toHaveAttribute('href', '/login/');
+  await page.getByRole('link', { name: '注册' }).click();
+  await expect(page).toHaveURL(/\/register\/$/);
+  await expect(page.getByRole('heading', { name: '注册云控制台账号' })).toBeVisible();
+});
+
 test('empty fields show the login messages', async ({ page }) => {
   await page.goto('/login/');
   await page.getByRole('button', { name: '登录' }).click();

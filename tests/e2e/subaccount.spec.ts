@@ -244,8 +244,12 @@ test('an account without real-name verification sees the real-name prompt instea
   const prompt = page.getByRole('dialog', { name: '实名认证' });
   await expect(prompt).toContainText('个人或企业实名认证');
   await expect(page.getByRole('dialog', { name: '创建子账号' })).toHaveCount(0);
+  // the shared prompt (spec 000 §2.9): 立即前往 goes to the profile and records the real-name event child (17)
+  const posted = page.waitForRequest((r) => r.url().endsWith('/accounts/verify/statistics') && r.method() === 'POST' && r.postDataJSON()?.type === 17);
   await prompt.getByRole('button', { name: '立即前往' }).click();
+  expect((await posted).postDataJSON()).toEqual({ type: 17 });
   await expect(page).toHaveURL(/\/account\/profile\/\?realname$/);
+  await expect(prompt).toHaveCount(0);
 });
 
 test('the account menu leads to the account pages, with their sub-navigation', async ({ page }) => {

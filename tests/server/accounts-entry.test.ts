@@ -99,13 +99,13 @@ describe('GET /accounts/register_check/', () => {
 });
 
 describe('registration and activation', () => {
-  it('registers with an invite code, refuses sign-in until the e-mail link is opened, then signs in', async () => {
+  it('registers with an invite code and a referer, refuses sign-in until the e-mail link is opened, then signs in', async () => {
     const demo = await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
-    const res = await register('fresh_user', '13700000001', { invite: inviteCodeOf(demo.id) });
+    const res = await register('fresh_user', '13700000001', { invite: inviteCodeOf(demo.id), referer: 'https://www.example.com/pricing/?from=ad' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({ email: 'fresh_user@qq.com', maiLoginUrl: 'https://mail.qq.com' });
     const u = await s.db.selectFrom('users').selectAll().where('username', '=', 'fresh_user').executeTakeFirstOrThrow();
-    expect(u).toMatchObject({ status: 'inactive', email_verified: false, mobile_verified: true, invited_by: demo.id, verify_status: 'not' });
+    expect(u).toMatchObject({ status: 'inactive', email_verified: false, mobile_verified: true, invited_by: demo.id, verify_status: 'not', register_referer: 'https://www.example.com/pricing/?from=ad' });
 
     const early = await anon().post('/accounts/signin/', { username: 'fresh_user', password: 'newpass123' });
     expect(early.statusCode).toBe(403);
@@ -149,6 +149,11 @@ describe('registration and activation', () => {
     expect(invite.json().error_code).toBe(21119);
     const digits = await c.post('/accounts/register/', { username: 'second_user', password: '12345678', email: 'second@example.com', mobile: '13700000002', code: '123456' });
     expect(digits.json()).toMatchObject({ error_code: 20001, errors: [{ path: '/password', message: '为了账号安全，不允许使用全数字密码' }] });
+    // the referer is a console path or a URL of at most 500 characters
+    for (const referer of ['javascript:alert(1)', `/${'a'.repeat(500)}`]) {
+      const bad = await c.post('/accounts/register/', { username: 'second_user', password: 'newpass123', email: 'second@example.com', mobile: '13700000002', code: '123456', referer });
+      expect(bad.json()).toMatchObject({ error_code: 20001, errors: [{ path: '/referer', message: '来源地址无效' }] });
+    }
   });
 
   it('sends one code a minute per number (23701) and refuses a taken number (21116)', async () => {

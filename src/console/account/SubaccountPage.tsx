@@ -5,11 +5,11 @@
  * real-name prompt for an account that is not verified (spec 000 §2.9, §4).
  */
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
+import { RealnamePrompt } from '../common/RealnamePrompt';
 import { useConfirmedAction, useLoaded } from '../common/useList';
 import { sessionAtom } from '../state';
 import { defaults, fromChild, type SubaccountForm } from '../../../schemas/forms/subaccount/rules';
@@ -41,7 +41,6 @@ async function bindsOf(childId: number): Promise<ChildBind[]> {
 
 export default function SubaccountPage() {
   const session = useAtomValue(sessionAtom);
-  const navigate = useNavigate();
   const [pager, setPager] = useState<CursorPager>({ since: null, max: null });
   const [cursor, setCursor] = useState<Cursor>({});
   const [billHidden, setBillHidden] = useState(false);
@@ -199,24 +198,7 @@ export default function SubaccountPage() {
         <p>删除后该子账号将无法登录，已授权的服务也会一并取消。</p>
       </Alert>
 
-      <Dialog isOpen={realnamePrompt} title="实名认证" icon="id-number" onClose={() => setRealnamePrompt(false)} className="realname-dialog">
-        <DialogBody>
-          <p>根据相关规定，您需要先完成个人或企业实名认证，才能创建子账号。</p>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <Button
-              intent="primary"
-              onClick={() => {
-                setRealnamePrompt(false);
-                navigate('/account/profile/?realname');
-              }}
-            >
-              立即前往
-            </Button>
-          }
-        />
-      </Dialog>
+      <RealnamePrompt isOpen={realnamePrompt} purpose="创建子账号" event="child" onClose={() => setRealnamePrompt(false)} />
 
       <Dialog isOpen={guideOpen} title="子账号使用指南" icon="manual" onClose={() => setGuideOpen(false)} className="subaccount-guide">
         <DialogBody>

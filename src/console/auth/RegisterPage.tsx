@@ -25,6 +25,15 @@ interface RegisterForm {
   invite?: string;
 }
 
+/**
+ * The page's referer query (spec 000 §2.1), sent with the registration when it is one the declaration
+ * accepts (a console path or a URL, at most 500 characters); anything else is dropped, not shown.
+ */
+function refererOf(value: string | null): string | undefined {
+  if (!value || value.length > P.referer.maxLength || !new RegExp(P.referer.pattern).test(value)) return undefined;
+  return value;
+}
+
 const P = registerSchema.properties;
 export const AGREE_TEXT = '请阅读并同意服务协议';
 const CHECKS: { field: 'username' | 'email' | 'mobile'; text: string; valid(v: string): boolean }[] = [
@@ -36,6 +45,7 @@ const CHECKS: { field: 'username' | 'email' | 'mobile'; text: string; valid(v: s
 export default function RegisterPage() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
+  const [referer] = useState(() => refererOf(search.get('referer')));
   const [form, setForm] = useState<RegisterForm>(() => ({ invite: search.get('invite') ?? undefined }));
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [taken, setTaken] = useState<FieldError[]>([]);
@@ -106,7 +116,7 @@ export default function RegisterPage() {
     setBusy(true);
     try {
       const { captcha: _c, ...body } = form;
-      const r = await api.post<{ data: { email: string; maiLoginUrl: string } }>('/accounts/register/', { ...body, invite: form.invite || undefined });
+      const r = await api.post<{ data: { email: string; maiLoginUrl: string } }>('/accounts/register/', { ...body, invite: form.invite || undefined, referer });
       navigate(`/register/success/?${new URLSearchParams({ email: r.data.email, maiLoginUrl: r.data.maiLoginUrl })}`);
     } catch (e) {
       setFailure(failureText(e));

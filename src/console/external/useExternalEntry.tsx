@@ -7,8 +7,14 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { api, ApiFailure, failureText } from '../api/client';
 import { alert } from '../common/toaster';
-import { RealnamePrompt } from './RealnamePrompt';
+import { RealnamePrompt, type VerifyEvent } from '../common/RealnamePrompt';
 import { EXTERNAL_PRODUCT_INFO, type ExternalEntry, type ExternalProduct } from '../../shared/external';
+
+/**
+ * The real-name statistics event (spec 000 §3) recorded when the prompt's 立即前往 is used, for the
+ * products the event list names: sms_guide (SMS), cloud_audit (content audit).
+ */
+const REALNAME_EVENTS: Partial<Record<ExternalProduct, VerifyEvent>> = { sms: 'sms_guide', audit: 'cloud_audit' };
 
 /** `onLanding`: what to do instead of going to the landing page (the landing page itself says the console is not open). */
 export function useExternalEntry(product: ExternalProduct, onLanding?: () => void) {
@@ -30,7 +36,9 @@ export function useExternalEntry(product: ExternalProduct, onLanding?: () => voi
       setBusy(false);
     }
   }
-  const promptElement = <RealnamePrompt isOpen={prompt} product={EXTERNAL_PRODUCT_INFO[product].label} onClose={() => setPrompt(false)} />;
+  const promptElement = (
+    <RealnamePrompt isOpen={prompt} purpose={`使用${EXTERNAL_PRODUCT_INFO[product].label}`} event={REALNAME_EVENTS[product]} onClose={() => setPrompt(false)} />
+  );
   return { enter, busy, promptElement };
 }
 

@@ -112,4 +112,10 @@ export const accountMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0031_users_register_referer': {
+    // where a registration came from (spec 000 §2.1 /register/ query referer): a console path or a URL
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('users').addColumn('register_referer', 'text').execute();
+    },
+  },
 };

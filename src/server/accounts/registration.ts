@@ -5,7 +5,7 @@
  *   POST /accounts/manmachine/next              → data {captcha_id, image}: a new image captcha
  *   GET  /accounts/register_check/              ?check_type=username|email|mobile&check_value → result: taken
  *   PUT  /accounts/verify_mobile/code/          {mobile, captcha_id, captcha}: registration code by SMS
- *   POST /accounts/register/                    {username, password, email, mobile, code, invite?} → data {email, maiLoginUrl}
+ *   POST /accounts/register/                    {username, password, email, mobile, code, invite?, referer?} → data {email, maiLoginUrl}
  *   PUT  /api/accounts/authentication/email/    {callback}: (re)send the activation link of the signed-in user's address
  *   POST /accounts/authentication/email/        {token, account_id}: the link's page activates
  *   PUT  /accounts/resetpwd/code/               {account, via sms|email, captcha_id, captcha} → mobile or email (masked)
@@ -120,7 +120,7 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
   );
 
   const registerBody = registerSchema;
-  app.post<{ Body: { username: string; password: string; email: string; mobile: string; code: string; invite?: string } }>(
+  app.post<{ Body: { username: string; password: string; email: string; mobile: string; code: string; invite?: string; referer?: string } }>(
     '/accounts/register/',
     { config: { access: 'public', openapi: { summary: '注册：短信验证码正确后创建账号（待邮箱激活），并发送激活邮件' } }, schema: { body: registerBody } },
     async (req) => {
@@ -152,6 +152,7 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
           mobile_verified: true,
           invited_by: invitedBy,
           invite_code: b.invite || null,
+          register_referer: b.referer || null,
         })
         .returning(['id', 'username', 'email'])
         .executeTakeFirstOrThrow();

@@ -100,6 +100,8 @@ declare module '../db/schema' {
     mobile_verified: Generated<boolean>;
     invited_by: ColumnType<number | null, number | null | undefined, number | null>;
     invite_code: ColumnType<string | null, string | null | undefined, string | null>;
+    /** the /register/ page's referer query (a console path or a URL), null when there was none */
+    register_referer: ColumnType<string | null, string | null | undefined, string | null>;
     profile: JSONColumnType<Record<string, string>, string | undefined, string>;
   }
 }
