@@ -1,5 +1,6 @@
 /** The console's shared state (jotai): the current user, usage and business type. */
-import { atom, createStore } from 'jotai';
+import { useEffect } from 'react';
+import { atom, createStore, useAtom } from 'jotai';
 import type { CurrentUser, Usage } from '../shared/account';
 
 export type Session =
@@ -27,4 +28,22 @@ export const store = createStore();
 export function mergeUser(user: Partial<CurrentUser>): void {
   const s = store.get(sessionAtom);
   if (s.status === 'signedIn') store.set(sessionAtom, { ...s, user: { ...s.user, ...user } });
+}
+
+/**
+ * The popups that open by themselves (the unread platform notice, the popup announcement): at most one
+ * at a time (spec 000 §2.8, §9). The first to want the screen takes it; the other waits until it is closed.
+ */
+export type PopupKind = 'message' | 'announcement';
+export const popupTurnAtom = atom<PopupKind | null>(null);
+
+export function usePopupTurn(kind: PopupKind, wants: boolean): boolean {
+  const [turn, setTurn] = useAtom(popupTurnAtom);
+  // asked again whenever the turn changes hands, so a waiting popup takes it once the other closes
+  useEffect(() => {
+    if (wants && turn === null) setTurn((t) => t ?? kind);
+    else if (!wants && turn === kind) setTurn((t) => (t === kind ? null : t));
+  }, [kind, wants, turn, setTurn]);
+  useEffect(() => () => setTurn((t) => (t === kind ? null : t)), [kind, setTurn]);
+  return wants && turn === kind;
 }

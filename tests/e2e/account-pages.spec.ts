@@ -115,5 +115,65 @@ test('messages: the bell counts unread, the centre opens one and marks it read',
   await row.getByRole('link', { name: '欢迎使用消息中心' }).click();
   await expect(page.locator('.message-body')).toContainText('打开一条消息即标为已读');
   await page.getByRole('link', { name: /返回消息列表/ }).click();
+  // 返回 keeps the list's filter (spec 000 §2.8)
+  await expect(page).toHaveURL(/\/account\/message\/\?type=feature_update$/);
+  await expect(page.getByRole('tab', { name: /功能更新/ })).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('tr[data-message="欢迎使用消息中心"]')).toContainText('已读');
+});
+
+test('popups take turns: the unread platform notice and the popup announcement never show together', async ({ page }) => {
+  // both popups are answered here, so the shared server's messages and announcements stay as they are
+  let noticeRead = false;
+  let announcementSeen = false;
+  const notice = { account_message_id: 990001, type: 'platform_notify', category: 'platform', title: '平台维护通知', body: '今晚 23:00 维护。', link: null, status: 'unread', mode: 'popup', create_at: 1700000000 };
+  await page.route('**/api/messages/unread/', (route) =>
+    route.fulfill({
+      json: { result: true, error_code: 0, data: { total: noticeRead ? 0 : 1, by_type: { platform_notify: noticeRead ? 0 : 1, feature_update: 0, market_activity: 0, service_feedback: 0 }, latest: [], popup: noticeRead ? null : notice } },
+    }),
+  );
+  await page.route('**/api/messages/', (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    noticeRead = true;
+    return route.fulfill({ json: { result: true, error_code: 0 } });
+  });
+  await page.route('**/api/announcements/popup', (route) => {
+    if (route.request().method() === 'POST') {
+      announcementSeen = true;
+      return route.fulfill({ json: { result: true, error_code: 0 } });
+    }
+    return route.fulfill({ json: { result: true, error_code: 0, data: announcementSeen ? null : { id: 990002, title: '新功能上线', body: '欢迎试用。', link: null } } });
+  });
+  await signIn(page);
+  // the open dialogs (a closed one may linger in the DOM while it fades out)
+  const popups = page.locator('.bp6-overlay.bp6-overlay-open').getByRole('dialog');
+  // one popup, then the other once it is closed, never both
+  await expect(popups).toHaveCount(1);
+  await page.waitForTimeout(500);
+  await expect(popups).toHaveCount(1);
+  const first = (await popups.getAttribute('class'))!.includes('message-popup') ? '平台维护通知' : '新功能上线';
+  const second = first === '平台维护通知' ? '新功能上线' : '平台维护通知';
+  await expect(popups).toContainText(first);
+  await popups.getByRole('button', { name: '知道了' }).click();
+  await expect(popups).toContainText(second);
+  await expect(popups).toHaveCount(1);
+  await popups.getByRole('button', { name: '知道了' }).click();
+  await expect(popups).toHaveCount(0);
+  await expect.poll(() => [noticeRead, announcementSeen]).toEqual([true, true]);
+});
+
+test('back from real-name verification (?verifiedAccount): the profile is read again and says so once', async ({ page }) => {
+  await signIn(page, 'demonew');
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname === '/accounts/profile/') reads.push(r.url());
+  });
+  await page.goto('/account/profile/?verifiedAccount');
+  await expect(page.getByText('提交成功，请等待审核')).toBeVisible();
+  await expect(page.locator('.verify-state')).toBeVisible();
+  // the state param is spent: a reload does not say it again
+  await expect(page).toHaveURL(/\/account\/profile\/$/);
+  await expect.poll(() => reads.length).toBeGreaterThanOrEqual(2);
+  await page.reload();
+  await expect(page.locator('.verify-state')).toBeVisible();
+  await expect(page.getByText('提交成功，请等待审核')).toHaveCount(0);
 });

@@ -58,3 +58,47 @@ test('HTTPS and force HTTPS for a domain, with the certificate chosen in the dia
   await expect(row.locator('.https-switch input')).not.toBeChecked();
   await expect(row.locator('.force-switch input')).not.toBeChecked();
 });
+
+test('turning HTTPS on from the list with a GM certificate asks first (spec 002 §4)', async ({ page }) => {
+  // the list and the save are answered here, so the shared server's bindings stay as they are
+  let https = false;
+  const posts: Array<{ https: boolean }> = [];
+  const row = () => ({
+    domain: 'www.demo-example.com',
+    cname: 'www.demo-example.com.cdn.example.net',
+    https,
+    force_https: false,
+    certificate_id: 1,
+    certificate: { common_name: '*.demo-example.com', valid_to: '2125-01-01T00:00:00.000Z', days_left: 36000, gm: true },
+  });
+  await page.route('**/api/https/services/manager?*', (route) => route.fulfill({ json: { result: true, error_code: 0, data: [row()] } }));
+  await page.route('**/api/https/certificate/manager', async (route) => {
+    const body = route.request().postDataJSON() as { https: boolean };
+    posts.push(body);
+    https = body.https;
+    await route.fulfill({ json: { result: true, error_code: 0, data: row() } });
+  });
+  await signIn(page);
+  await page.goto('/services/demo-www/httpsCdn/');
+  const tr = page.locator('.domain-https-table tr[data-domain="www.demo-example.com"]');
+  await expect(tr).toContainText('*.demo-example.com');
+  const confirm = page.locator('.gm-confirm');
+  // cancelling sends nothing and leaves HTTPS off
+  await tr.locator('.https-switch').click();
+  await expect(confirm).toContainText('确定开启国密 HTTPS 吗？');
+  await confirm.getByRole('button', { name: '取消' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(tr.locator('.https-switch input')).not.toBeChecked();
+  expect(posts).toHaveLength(0);
+  // confirming turns it on
+  await tr.locator('.https-switch').click();
+  await confirm.getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('配置成功')).toBeVisible();
+  await expect(tr.locator('.https-switch input')).toBeChecked();
+  await expect.poll(() => posts).toMatchObject([{ https: true }]);
+  // turning it off does not ask
+  await tr.locator('.https-switch').click();
+  await expect(tr.locator('.https-switch input')).not.toBeChecked();
+  await expect(confirm).toBeHidden();
+  await expect.poll(() => posts).toMatchObject([{ https: true }, { https: false }]);
+});

@@ -114,6 +114,17 @@ describe('per-domain HTTPS', () => {
     expect((await state('demo-www'))[0]).toMatchObject({ domain: 'www.demo-example.com', https: true, force_https: false, certificate: { common_name: '*.demo-example.com' } });
   });
 
+  it('tells whether the bound certificate is GM, so turning HTTPS on from the list can ask first', async () => {
+    const [www] = await state('demo-www');
+    expect(www.certificate.gm).toBe(false);
+    await s.db.updateTable('certificates').set({ gm: true }).where('id', '=', www.certificate_id).execute();
+    try {
+      expect((await state('demo-www'))[0].certificate).toMatchObject({ common_name: '*.demo-example.com', gm: true });
+    } finally {
+      await s.db.updateTable('certificates').set({ gm: false }).where('id', '=', www.certificate_id).execute();
+    }
+  });
+
   it('forcing implies HTTPS on; HTTPS off clears forcing', async () => {
     const id = (await c.get('/api/https/certificate/search?domain=static.demo-example.com')).json().data[0].certificate_id;
     const on = await c.post('/api/https/certificate/manager', { domain: 'static.demo-example.com', certificate_id: id, https: false, force_https: true });

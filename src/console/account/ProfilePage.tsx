@@ -1,7 +1,8 @@
 /**
  * /account/profile/ (spec 000 §2.4 "profile/?realname", §2.9): the account's facts, its real-name
  * status with the way to verify (a modal choosing personal or company; opened by ?realname), and the
- * profile declaration saved with 保存.
+ * profile declaration saved with 保存. The verification pages come back with ?verifiedAccount: the profile
+ * is read again and a notice says the submission is awaiting review.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -27,10 +28,13 @@ interface Profile {
   verification: VerificationInfo;
 }
 
+/** The notice after a real-name submission (the verification pages return to ?verifiedAccount). */
+export const VERIFIED_ACCOUNT_NOTICE = '提交成功，请等待审核';
+
 const STATE_INTENT = { none: 'none', pending: 'primary', approved: 'success', rejected: 'danger' } as const;
 
 export default function ProfilePage() {
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
   const [data, setData] = useState<Profile | null>(null);
   const [form, setForm] = useState<Record<string, string>>({});
@@ -39,6 +43,7 @@ export default function ProfilePage() {
   const [saving, setSaving] = useState(false);
   const [choosing, setChoosing] = useState(search.has('realname'));
   const formRef = useRef<any>(null);
+  const noticed = useRef(false);
 
   const load = useCallback(async () => {
     try {
@@ -52,6 +57,17 @@ export default function ProfilePage() {
   useEffect(() => {
     void load();
   }, [load]);
+  // back from real-name verification (spec 000 §2.4 state param verifiedAccount): read again, say so once
+  const verifiedAccount = search.has('verifiedAccount');
+  useEffect(() => {
+    if (!verifiedAccount || noticed.current) return;
+    noticed.current = true;
+    notify(VERIFIED_ACCOUNT_NOTICE, 'success');
+    void load();
+    const next = new URLSearchParams(search);
+    next.delete('verifiedAccount');
+    setSearch(next, { replace: true });
+  }, [verifiedAccount, search, setSearch, load]);
 
   async function save() {
     if (!formRef.current?.validateForm()) return;

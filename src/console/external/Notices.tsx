@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, type Intent } from '@blueprintjs/core';
 import { errorText } from '../../shared/errors';
 import { api } from '../api/client';
+import { usePopupTurn } from '../state';
 
 /** Confirm operation: a question with 确定 / 取消; `onConfirm` may be async (the button waits). */
 export function ConfirmOperation(props: { isOpen: boolean; title?: string; text: string; intent?: Intent; confirmText?: string; onConfirm: () => void | Promise<void>; onClose: () => void }) {
@@ -89,17 +90,21 @@ interface Announcement {
   link: string | null;
 }
 
-/** The popup announcement: the newest platform announcement not yet seen, once per user (docs/external-products.md). */
+/**
+ * The popup announcement: the newest platform announcement not yet seen, once per user (docs/external-products.md).
+ * It waits while the bell's message popup is open (at most one popup at a time, spec 000 §2.8).
+ */
 export function PopupAnnouncement() {
   const navigate = useNavigate();
   const [item, setItem] = useState<Announcement | null>(null);
+  const shown = usePopupTurn('announcement', item !== null);
   useEffect(() => {
     api.get<{ data: Announcement | null }>('/api/announcements/popup').then(
       (r) => setItem(r.data),
       () => undefined,
     );
   }, []);
-  if (!item) return null;
+  if (!item || !shown) return null;
   const close = (then?: () => void) => {
     const id = item.id;
     setItem(null);

@@ -1,6 +1,7 @@
 /**
  * The top bar's messages (spec 000 §2.8, §4, §9): a bell with the unread count, a menu of up to 5
  * unread messages, and one popup for an unread platform announcement, marked read when dismissed.
+ * The popup takes turns with the shell's popup announcement, so only one modal shows at a time.
  * Asked again every 15 minutes. Main accounts only.
  */
 import { useEffect, useState } from 'react';
@@ -9,6 +10,7 @@ import { useAtomValue } from 'jotai';
 import { Button, Dialog, DialogBody, DialogFooter, Menu, MenuDivider, MenuItem, Popover, Tag } from '@blueprintjs/core';
 import { api } from '../api/client';
 import { MESSAGE_REFRESH_MS, MESSAGE_TEXTS } from '../../shared/message-centre';
+import { usePopupTurn } from '../state';
 import { loadUnread, unreadAtom } from './unread';
 import './message.css';
 
@@ -24,6 +26,7 @@ export function MessageBell() {
     return () => clearInterval(t);
   }, []);
   const popup = summary?.popup && summary.popup.account_message_id !== dismissed ? summary.popup : null;
+  const shown = usePopupTurn('message', Boolean(popup));
 
   async function dismiss() {
     if (!popup) return;
@@ -54,7 +57,7 @@ export function MessageBell() {
           ) : null}
         </Button>
       </Popover>
-      <Dialog isOpen={Boolean(popup)} title={popup?.title} icon="notifications" onClose={dismiss} className="message-popup">
+      <Dialog isOpen={shown} title={popup?.title} icon="notifications" onClose={dismiss} className="message-popup">
         <DialogBody>
           <p className="message-body">{popup?.body}</p>
         </DialogBody>

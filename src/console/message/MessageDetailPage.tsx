@@ -1,6 +1,9 @@
-/** A message (spec 000 §2.8, /{cat}/message/{id}/): opening it marks it read. */
+/**
+ * A message (spec 000 §2.8, /{cat}/message/{id}/): opening it marks it read. The list's query string
+ * (type, status, page) comes along, and 返回 goes back to the same filtered page.
+ */
 import { useEffect, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { Callout, Card, H3, Spinner, Tag } from '@blueprintjs/core';
 import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
@@ -11,6 +14,7 @@ import './message.css';
 
 export default function MessageDetailPage() {
   const { cat = 'account', id } = useParams();
+  const { search } = useLocation();
   const [m, setM] = useState<AccountMessage | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
@@ -24,7 +28,7 @@ export default function MessageDetailPage() {
   }, [id]);
   return (
     <div className="message-page">
-      <Link to={`/${cat}/message/`}>← {MESSAGE_TEXTS.back}</Link>
+      <Link to={`/${cat}/message/${search}`}>← {MESSAGE_TEXTS.back}</Link>
       {failure && <Callout intent="danger">{failure}</Callout>}
       {!m && !failure && <Spinner aria-label="加载中" />}
       {m && (

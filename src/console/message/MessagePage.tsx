@@ -1,6 +1,7 @@
 /**
  * The message centre (spec 000 §2.8, /{cat}/message/): tabs by type with unread counts, a status
  * filter, the list with selection, mark read, mark all read, delete, paging; a title opens the detail.
+ * Type, status and page live in the query string, which the detail keeps for its way back.
  * Main accounts only (sub-accounts neither load nor see messages).
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -68,6 +69,8 @@ export default function MessagePage() {
   }
 
   const pages = Math.max(1, Math.ceil(total / MESSAGE_PAGE_SIZE));
+  // the detail carries the list's filters and page, so 返回 comes back to the same list
+  const listQuery = search.toString() ? `?${search.toString()}` : '';
   const count = (n: number | undefined) => (n ? <Tag round intent="danger" className="message-count">{n}</Tag> : null);
 
   return (
@@ -137,7 +140,7 @@ export default function MessagePage() {
                   />
                 </td>
                 <td>
-                  <Link to={`/${cat}/message/${m.account_message_id}/`} className="message-title">
+                  <Link to={`/${cat}/message/${m.account_message_id}/${listQuery}`} className="message-title">
                     {m.title}
                   </Link>
                   <div className="message-summary">{m.summary}</div>

@@ -1,7 +1,8 @@
 /**
  * HTTPS per domain on a service's HTTPS tab (spec 002 §4): a switch for HTTPS and one for force
  * HTTPS per domain (forcing turns HTTPS on, HTTPS off clears forcing; a refused toggle reverts and
- * shows the message), and the management dialog choosing the certificate, with the GM confirmation.
+ * shows the message), and the management dialog choosing the certificate. Turning HTTPS on with a GM
+ * certificate asks first, from the list's switches as from the dialog.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H5, HTMLSelect, HTMLTable, Spinner, Switch, Tag } from '@blueprintjs/core';
@@ -15,13 +16,25 @@ export interface DomainHttps {
   https: boolean;
   force_https: boolean;
   certificate_id: number | null;
-  certificate: { common_name: string; valid_to: string; days_left: number } | null;
+  certificate: { common_name: string; valid_to: string; days_left: number; gm?: boolean } | null;
+}
+
+type HttpsChange = Partial<Pick<DomainHttps, 'https' | 'force_https'>>;
+
+/** The GM confirmation (spec 002 §4): GM HTTPS only serves GM browsers. */
+function GmConfirm({ isOpen, onCancel, onConfirm }: { isOpen: boolean; onCancel(): void; onConfirm(): void }) {
+  return (
+    <Alert isOpen={isOpen} cancelButtonText="取消" confirmButtonText="确定" onCancel={onCancel} onConfirm={onConfirm} className="gm-confirm">
+      <p>国密 HTTPS 仅支持国密浏览器访问，其他浏览器将自动使用标准证书。确定开启国密 HTTPS 吗？</p>
+    </Alert>
+  );
 }
 
 export function DomainHttpsPanel({ bucketName, locked }: { bucketName: string; locked?: string }) {
   const [rows, setRows] = useState<DomainHttps[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [managing, setManaging] = useState<DomainHttps | null>(null);
+  const [confirmGm, setConfirmGm] = useState<{ row: DomainHttps; change: HttpsChange } | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -36,11 +49,13 @@ export function DomainHttpsPanel({ bucketName, locked }: { bucketName: string; l
     void load();
   }, [load]);
 
-  async function toggle(row: DomainHttps, change: Partial<Pick<DomainHttps, 'https' | 'force_https'>>) {
+  async function toggle(row: DomainHttps, change: HttpsChange, gmConfirmed = false) {
     if (locked) return notify(locked, 'danger');
     const next = { ...row, ...change };
     if (change.force_https) next.https = true;
     if (change.https === false) next.force_https = false;
+    // turning HTTPS on with a GM certificate asks first, as the dialog does
+    if (!row.https && next.https && row.certificate?.gm && !gmConfirmed) return setConfirmGm({ row, change });
     setRows((rs) => rs!.map((r) => (r.domain === row.domain ? next : r)));
     try {
       await api.post('/api/https/certificate/manager', { domain: row.domain, certificate_id: row.certificate_id, https: next.https, force_https: next.force_https });
@@ -104,6 +119,15 @@ export function DomainHttpsPanel({ bucketName, locked }: { bucketName: string; l
           </tbody>
         </HTMLTable>
       )}
+      <GmConfirm
+        isOpen={confirmGm !== null}
+        onCancel={() => setConfirmGm(null)}
+        onConfirm={() => {
+          const pending = confirmGm;
+          setConfirmGm(null);
+          if (pending) void toggle(pending.row, pending.change, true);
+        }}
+      />
       {managing && (
         <ManageDialog
           row={managing}
@@ -190,9 +214,7 @@ function ManageDialog({ row, onClose, onSaved }: { row: DomainHttps; onClose(): 
           </>
         }
       />
-      <Alert isOpen={confirmGm} cancelButtonText="取消" confirmButtonText="确定" onCancel={() => setConfirmGm(false)} onConfirm={() => (setConfirmGm(false), void save(true))}>
-        <p>国密 HTTPS 仅支持国密浏览器访问，其他浏览器将自动使用标准证书。确定开启国密 HTTPS 吗？</p>
-      </Alert>
+      <GmConfirm isOpen={confirmGm} onCancel={() => setConfirmGm(false)} onConfirm={() => (setConfirmGm(false), void save(true))} />
     </Dialog>
   );
 }

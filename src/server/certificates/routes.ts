@@ -224,7 +224,7 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
         .selectFrom('bucket_domains as d')
         .leftJoin('domain_https as h', 'h.domain_id', 'd.id')
         .leftJoin('certificates as c', 'c.id', 'h.certificate_id')
-        .select(['d.domain', 'd.cname', 'h.https', 'h.force_https', 'h.certificate_id', 'c.common_name', 'c.valid_to'])
+        .select(['d.domain', 'd.cname', 'h.https', 'h.force_https', 'h.certificate_id', 'c.common_name', 'c.valid_to', 'c.gm'])
         .where('d.bucket_id', '=', bucket.id)
         .orderBy('d.id')
         .execute();
@@ -235,7 +235,7 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
           https: Boolean(r.https),
           force_https: Boolean(r.force_https),
           certificate_id: r.certificate_id ?? null,
-          certificate: r.certificate_id ? { common_name: r.common_name, valid_to: new Date(r.valid_to!).toISOString(), days_left: daysLeft(r.valid_to!) } : null,
+          certificate: r.certificate_id ? { common_name: r.common_name, valid_to: new Date(r.valid_to!).toISOString(), days_left: daysLeft(r.valid_to!), gm: Boolean(r.gm) } : null,
         })),
       );
     },
