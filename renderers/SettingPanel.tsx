@@ -59,8 +59,14 @@ interface Failure {
   errors?: FieldError[];
 }
 
-function asFailure(e: unknown): Failure {
-  const f = e as Partial<Failure>;
+/**
+ * A rejection as the panel shows it. A save that got no answer from the server (the API client's
+ * failure with status 0: network or transport) shows the declaration's own text when it has one
+ * (setting.json "networkFailure").
+ */
+function asFailure(e: unknown, networkFailure?: string): Failure {
+  const f = e as Partial<Failure> & { status?: unknown };
+  if (networkFailure && f?.status === 0) return { message: networkFailure, errors: [] };
   return { message: typeof f?.message === 'string' ? f.message : '未知错误，请联系我们的客服', errors: Array.isArray(f?.errors) ? f.errors : [] };
 }
 
@@ -91,6 +97,8 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
   const [notesOpen, setNotesOpen] = useState(false);
   const [pendingSwitch, setPendingSwitch] = useState<boolean | null>(null);
   const [switchFailure, setSwitchFailure] = useState<Failure | null>(null);
+  /** A refusal of the rules found before asking (setting.json "checkBeforeConfirm"). */
+  const [refusal, setRefusal] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
   const value = loaded?.data;
 
@@ -117,8 +125,24 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
     if (meta.panel === 'dialog') setDialogOpen(true);
     else {
       setSwitchFailure(null);
-      setPendingSwitch(!switchOn);
+      if (meta.checkBeforeConfirm) void checkThenAsk(!switchOn);
+      else setPendingSwitch(!switchOn);
     }
+  }
+
+  /** Runs the rules on the new switch value first: a refusal (with its link) instead of the confirmation. */
+  async function checkThenAsk(next: boolean) {
+    if (!meta.switchField) return;
+    try {
+      const checked = await registry.validate(meta.id, { ...(value as object), [meta.switchField]: next }, ctx);
+      if (!checked.ok) {
+        setRefusal({ message: checked.errors[0].message, errors: checked.errors });
+        return;
+      }
+    } catch {
+      // the rules could not read what they need: ask anyway, the save checks again
+    }
+    setPendingSwitch(next);
   }
 
   // reload when a setting this one depends on is saved; open when another panel links here
@@ -146,6 +170,7 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
   const notesShown = meta.notes && value !== undefined && (!meta.notes.when || registry.ajv.validate(meta.notes.when, value));
   const linkTo = (id: string) => {
     setPendingSwitch(null);
+    setRefusal(null);
     setDialogOpen(false);
     emitSettingEvent('setting-open', id);
   };
@@ -168,7 +193,7 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
       setPendingSwitch(null);
       await saved();
     } catch (e) {
-      setSwitchFailure(asFailure(e));
+      setSwitchFailure(asFailure(e, meta.networkFailure));
     } finally {
       setSaving(false);
     }
@@ -254,6 +279,11 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
           {switchFailure && <FailureCallout failure={switchFailure} onLink={linkTo} />}
         </Alert>
       )}
+      {meta.panel === 'switch' && (
+        <Alert isOpen={refusal !== null} confirmButtonText="知道了" intent="primary" onConfirm={() => setRefusal(null)} onCancel={() => setRefusal(null)} canEscapeKeyCancel className="setting-refusal-alert">
+          {refusal && <FailureCallout failure={refusal} onLink={linkTo} />}
+        </Alert>
+      )}
       {meta.panel === 'dialog' && dialogOpen && (
         <SettingDialog
           declaration={declaration}
@@ -292,10 +322,14 @@ interface SettingDialogProps {
  */
 export function SettingDialog({ declaration, registry, initial, ctx, io, onLink, onClose, onSave }: SettingDialogProps) {
   const { meta, schema, ui, rules } = declaration;
-  const [formData, setFormData] = useState<unknown>(() => {
+  // the form starts from the prepared value (an old migration shows the service's own bucket);
+  // a watched change is compared against that start, not the stored value
+  const prepared = useRef<unknown>(undefined);
+  if (prepared.current === undefined) {
     const start = structuredClone(initial);
-    return rules.prepare ? rules.prepare(start, { bucketName: ctx.bucketName, kind: ctx.kind }) : start;
-  });
+    prepared.current = rules.prepare ? rules.prepare(start, { bucketName: ctx.bucketName, kind: ctx.kind }) : start;
+  }
+  const [formData, setFormData] = useState<unknown>(() => structuredClone(prepared.current));
   const [failure, setFailure] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
   const [confirmingChange, setConfirmingChange] = useState(false);
@@ -307,7 +341,7 @@ export function SettingDialog({ declaration, registry, initial, ctx, io, onLink,
   function changedWatchedField(): boolean {
     const c = meta.confirmChange;
     if (!c) return false;
-    const before = (initial as Record<string, unknown>)?.[c.field];
+    const before = (prepared.current as Record<string, unknown>)?.[c.field];
     const after = (formData as Record<string, unknown>)?.[c.field];
     return Boolean(before) && before !== after;
   }
@@ -328,7 +362,7 @@ export function SettingDialog({ declaration, registry, initial, ctx, io, onLink,
       }
       await onSave(formData);
     } catch (e) {
-      setFailure(asFailure(e));
+      setFailure(asFailure(e, meta.networkFailure));
     } finally {
       setSaving(false);
     }

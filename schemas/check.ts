@@ -108,6 +108,8 @@ export function badMeta(d: Declaration, folderName?: string): CheckFailure[] {
     if (!m.switchField || props[m.switchField]?.type !== 'boolean') out.push({ file, path: '/switchField', problem: 'switch 面板须指定一个布尔字段' });
     if (!m.confirm?.on || !m.confirm?.off) out.push({ file, path: '/confirm', problem: 'switch 面板须提供开启与关闭的确认文字（confirm.on / confirm.off）' });
   }
+  if (m.checkBeforeConfirm !== undefined && (typeof m.checkBeforeConfirm !== 'boolean' || m.panel !== 'switch')) out.push({ file, path: '/checkBeforeConfirm', problem: 'checkBeforeConfirm 须为布尔值，且只用于 switch 面板' });
+  if (m.networkFailure !== undefined && (typeof m.networkFailure !== 'string' || !CJK.test(m.networkFailure))) out.push({ file, path: '/networkFailure', problem: 'networkFailure 须为中文提示' });
   if (!m.success || !CJK.test(m.success)) out.push({ file, path: '/success', problem: '缺少中文成功提示' });
   if (!Array.isArray(m.summary) || m.summary.length === 0) out.push({ file, path: '/summary', problem: '缺少摘要标签' });
   else if (m.summary[m.summary.length - 1].when) out.push({ file, path: '/summary', problem: '最后一条摘要标签须不带条件（兜底）' });
@@ -171,6 +173,11 @@ export function badReferences(registry: SettingRegistry, d: Declaration): CheckF
   for (const [kind, value] of Object.entries(d.meta.fixed ?? {})) {
     if (!d.meta.kinds.includes(kind as never)) out.push({ file, path: `/fixed/${kind}`, problem: `固定值的服务类型 ${kind} 不在 kinds 中` });
     for (const e of registry.check(d.meta.id, value)) out.push({ file, path: `/fixed/${kind}${e.path}`, problem: `固定值不符合模式：${e.message}` });
+  }
+  const fields = (d.schema.properties ?? {}) as Record<string, unknown>;
+  for (const [alias, field] of Object.entries(d.meta.fieldAliases ?? {})) {
+    if (!(field in fields)) out.push({ file, path: `/fieldAliases/${alias}`, problem: `别名指向的字段 ${field} 不存在` });
+    if (alias in fields) out.push({ file, path: `/fieldAliases/${alias}`, problem: `别名 ${alias} 与已有字段同名` });
   }
   if (d.meta.confirmChange) {
     const props = (d.schema.properties ?? {}) as Record<string, unknown>;

@@ -68,12 +68,14 @@ export class SettingRegistry {
     return v(payload) ? [] : toFieldErrors(v.errors);
   }
 
-  /** Full validation as the server does it: schema, then normalisation, then the guard. */
-  async validate(id: string, payload: unknown, ctx?: RuleContext): Promise<ValidationResult> {
+  /** Full validation as the server does it: tidying, schema, then normalisation, then the guard. */
+  async validate(id: string, written: unknown, ctx?: RuleContext): Promise<ValidationResult> {
+    const d = this.byId.get(id);
+    if (!d) throw new Error(`unknown setting ${id}`);
+    const payload = d.rules.tidy ? d.rules.tidy(structuredClone(written)) : written;
     const errors = this.check(id, payload);
     // a schema message that is exactly a catalogue text carries its code (a limit such as 21601 缓存规则最多 50 条)
     if (errors.length) return { ok: false, errors: errors.map((e) => (codeOfText(e.message) ? { ...e, code: codeOfText(e.message) } : e)) };
-    const d = this.byId.get(id)!;
     const value = d.rules.normalize ? d.rules.normalize(structuredClone(payload)) : payload;
     if (d.rules.guard && ctx) {
       const refusals = await d.rules.guard(value, ctx);
@@ -82,6 +84,20 @@ export class SettingRegistry {
       }
     }
     return { ok: true, value };
+  }
+
+  /** A written payload with the field aliases of setting.json ("fieldAliases") renamed to their fields. */
+  unalias(id: string, payload: unknown): unknown {
+    const aliases = this.byId.get(id)?.meta.fieldAliases;
+    if (!aliases || !payload || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+    const out: Record<string, unknown> = { ...(payload as Record<string, unknown>) };
+    for (const [alias, field] of Object.entries(aliases)) {
+      if (alias in out && !(field in out)) {
+        out[field] = out[alias];
+        delete out[alias];
+      }
+    }
+    return out;
   }
 
   defaults(id: string): unknown {

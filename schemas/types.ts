@@ -26,6 +26,11 @@ export interface SettingMeta {
   switchField?: string;
   /** Texts of the confirmation before saving, by the new value of the switch. */
   confirm?: { on: string; off: string };
+  /**
+   * For 'switch' panels: run the rules on the new value before the confirmation, so a refusal (with
+   * its link) shows straight away instead of after 确定 (e.g. TLS 1.3 off while the minimum version is TLSv1.3).
+   */
+  checkBeforeConfirm?: boolean;
   /** Title of the dialog (defaults to the setting's title). */
   dialogTitle?: string;
   /** Toast shown on success. */
@@ -51,6 +56,14 @@ export interface SettingMeta {
   facts?: ('storage_used')[];
   /** A badge after the title, such as "Beta". */
   badge?: string;
+  /**
+   * Other names a write may give a field (spec 002 §7 documents some fields under another name, e.g.
+   * HTTP/3 `http3_enable` for `enable`): alias → field. The server renames them before validation
+   * when the field itself is absent.
+   */
+  fieldAliases?: Record<string, string>;
+  /** The text shown when a save gets no answer from the server (network or transport failure), instead of the client's own text. */
+  networkFailure?: string;
 }
 
 /** A fixture: a payload, and for invalid ones the messages expected at their paths. */
@@ -79,6 +92,12 @@ export interface RuleContext {
 
 /** Logic written once beside a schema and run by both the server and the console. */
 export interface SettingRules {
+  /**
+   * Tidies a written payload before the schema sees it (e.g. removes duplicate lines, so a limit
+   * counts the distinct ones). Pure; gets anything a client sent, so it returns what it does not
+   * understand unchanged.
+   */
+  tidy?(payload: unknown): unknown;
   /** Derives fields from others (e.g. status from the number of rules). Pure. */
   normalize?(payload: any): any;
   /** Presets the form from the stored value when the dialog opens (console only). Pure. */

@@ -156,6 +156,8 @@ function LinesWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, placeholder, rawErrors = [] } = props;
   const text = Array.isArray(value) ? value.join('\n') : '';
   const importFile = options.importFile as { label: string; maxBytes: number; tooLarge: string } | undefined;
+  // ui:options.unique: repeated lines are dropped from the value (the text keeps them while typing)
+  const lines = (t: string) => (options.unique ? [...new Set(toLines(t))] : toLines(t));
   // the text area is uncontrolled while typing; an import remounts it with the file's lines
   const [generation, setGeneration] = useState(0);
   const [importError, setImportError] = useState<string | null>(null);
@@ -167,7 +169,7 @@ function LinesWidget(props: WidgetProps) {
     }
     setImportError(null);
     file.text().then((t) => {
-      onChange(toLines(t));
+      onChange(lines(t));
       setGeneration((g) => g + 1);
     });
   };
@@ -183,7 +185,7 @@ function LinesWidget(props: WidgetProps) {
         disabled={disabled}
         readOnly={readonly}
         intent={rawErrors.length ? Intent.DANGER : Intent.NONE}
-        onChange={(e) => onChange(toLines(e.target.value))}
+        onChange={(e) => onChange(lines(e.target.value))}
       />
       {importFile && !readonly && (
         <div className="bp-rjsf-lines-import">

@@ -31,11 +31,15 @@ test('minimum TLS version and TLS 1.3 send the user to each other', async ({ pag
   await dialog.getByRole('button', { name: '确定' }).click();
   await expect(page.getByText('提交成功')).toBeVisible();
   await expect(summary(page, 'tls_min_version')).toHaveText('TLSv1.3');
-  // turning TLS 1.3 off is refused in the confirmation, which links to the minimum version
+  // turning TLS 1.3 off is refused straight away, before any confirmation, with a link to the minimum version
   await panel(page, 'tls13').locator('.setting-switch').click();
-  await expect(confirm).toContainText('确定关闭该服务的 TLS 1.3 功能吗？');
-  await confirm.getByRole('button', { name: '确定' }).click();
   await expect(confirm.locator('.setting-failure')).toContainText('当前最低 TLS 版本为 TLSv1.3，请先修改最低 TLS 版本后再关闭 TLS 1.3');
+  await expect(confirm).not.toContainText('确定关闭该服务的 TLS 1.3 功能吗？');
+  // 知道了 just closes it; the switch stays on
+  await confirm.getByRole('button', { name: '知道了' }).click();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(summary(page, 'tls13')).toHaveText('已开启');
+  await panel(page, 'tls13').locator('.setting-switch').click();
   await confirm.getByRole('button', { name: '修改最低 TLS 版本' }).click();
   await expect(dialog).toBeVisible();
   await choose(dialog, 'TLSv1.2');
@@ -133,6 +137,38 @@ test('mirror migration: destination required, picked from file services, change 
   await expect(dialog).toBeHidden();
   await p.getByRole('button', { name: '管理' }).click();
   await expect(dialog.getByText('已选择：demo-backup')).toBeVisible();
+});
+
+test('mirror migration: an old migration warns, and changing from its own bucket asks first; 50 paths count without repeats', async ({ page }) => {
+  await signIn(page);
+  // an old migration: on, with no destination stored (spec 002 §4: the service's own bucket is used)
+  const old = { mirror: 'enable', url_patterns: ['/img/*'], mirror_bucket: '' };
+  await page.route(/\/api\/settings\/mirror\/\?/, (r) =>
+    r.request().method() === 'GET' ? r.fulfill({ json: { result: true, error_code: 0, data: old, summary: '已开启', fixed: false } }) : r.continue(),
+  );
+  await page.goto('/services/demo-cdn-05/sourceCdn/');
+  await expect(summary(page, 'mirror')).toHaveText('已开启');
+  await panel(page, 'mirror').getByRole('button', { name: '管理' }).click();
+  const dialog = page.getByRole('dialog', { name: '源站资源迁移配置' });
+  await expect(dialog.locator('.setting-warning')).toContainText('您的服务正在使用旧版迁移');
+  await expect(dialog.getByText('已选择：demo-cdn-05')).toBeVisible();
+  // 50 different paths and one repeat: accepted (the repeat is removed before counting)
+  const unique = Array.from({ length: 50 }, (_, i) => `/p${i}/*`);
+  await dialog.locator('#root_url_patterns').fill([...unique, '/p3/*'].join('\n'));
+  await expect(dialog.getByText('个数超出限制')).toHaveCount(0);
+  await dialog.locator('#root_url_patterns').fill([...unique, '/p50/*'].join('\n'));
+  await expect(dialog.getByText('个数超出限制')).toBeVisible();
+  await dialog.locator('#root_url_patterns').fill([...unique, '/p3/*'].join('\n'));
+  await expect(dialog.getByRole('button', { name: '确定' })).toBeEnabled();
+  // changing the destination away from the service's own bucket asks about origin pressure
+  await dialog.getByRole('option', { name: 'demo-assets' }).click();
+  await dialog.getByRole('button', { name: '确定' }).click();
+  const ask = page.getByRole('alertdialog');
+  await expect(ask).toContainText('更换目标云存储空间后，回源请求将重新迁移到新的存储空间');
+  await ask.getByRole('button', { name: '取消' }).click();
+  await expect(ask).toBeHidden();
+  await dialog.getByRole('button', { name: '取消' }).click();
+  await expect(dialog).toBeHidden();
 });
 
 test('a key customer sees the lock message and cannot change anything', async ({ page }) => {

@@ -24,6 +24,24 @@ test('change compression on a CDN service, reload, see it kept', async ({ page }
   await expect(dialog.locator('#root_gzip_level')).toHaveValue('3');
 });
 
+test('a compression save that gets no answer shows 发生了未知错误 (spec 002 §8)', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/demo-www/optimizeCdn/');
+  const panel = page.locator('[data-setting=compression]');
+  await expect(panel.locator('.setting-summary')).toBeVisible();
+  await page.route(/\/api\/settings\/compression\/$/, (r) => (r.request().method() === 'POST' ? r.abort('failed') : r.continue()));
+  await panel.getByRole('button', { name: '管理' }).click();
+  const dialog = page.getByRole('dialog', { name: '智能压缩配置' });
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await expect(dialog.locator('.setting-failure')).toHaveText('发生了未知错误');
+  // a refusal with an answer still shows the server's text
+  await page.unroute(/\/api\/settings\/compression\/$/);
+  await page.route(/\/api\/settings\/compression\/$/, (r) => (r.request().method() === 'POST' ? r.fulfill({ status: 500, body: 'down' }) : r.continue()));
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await expect(dialog.locator('.setting-failure')).not.toHaveText('发生了未知错误');
+  await expect(dialog.locator('.setting-failure')).toBeVisible();
+});
+
 test('an invalid error-page address shows the Chinese message and cannot be saved', async ({ page }) => {
   await signIn(page);
   await page.goto('/services/demo-www/optimizeCdn/');

@@ -139,6 +139,29 @@ describe('mirror migration', () => {
     expect((await post('mirror', B, { mirror: 'paused', url_patterns: [], mirror_bucket: B })).statusCode).toBe(200);
   });
 
+  // another service, so the operation log below still counts the changes of B
+  const OTHER = 'demo-cdn-08';
+
+  it('counts the 50-path limit after removing duplicates (spec 002 §5)', async () => {
+    const unique = Array.from({ length: 50 }, (_, i) => `/p${i}/*`);
+    const res = await post('mirror', OTHER, { mirror: 'enable', url_patterns: [...unique, '/p7/*'], mirror_bucket: 'demo-assets' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.url_patterns).toEqual(unique);
+    const tooMany = await post('mirror', OTHER, { mirror: 'enable', url_patterns: [...unique, '/p50/*', '/p50/*'], mirror_bucket: 'demo-assets' });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().errors).toEqual([{ path: '/url_patterns', message: '个数超出限制' }]);
+  });
+
+  it('takes mirror_bucket as optional (spec 002 §7): stored as "" when off, required when on', async () => {
+    const off = await post('mirror', OTHER, { mirror: 'disable', url_patterns: ['/img/*'] });
+    expect(off.statusCode).toBe(200);
+    expect(off.json().data).toEqual({ mirror: 'disable', url_patterns: ['/img/*'], mirror_bucket: '' });
+    expect((await get('mirror', OTHER)).data).toEqual({ mirror: 'disable', url_patterns: ['/img/*'], mirror_bucket: '' });
+    const on = await post('mirror', OTHER, { mirror: 'enable', url_patterns: [] });
+    expect(on.statusCode).toBe(400);
+    expect(on.json().errors).toEqual([{ path: '/mirror_bucket', message: '请选择云存储空间' }]);
+  });
+
   it('is for CDN services only', async () => {
     const res = await post('mirror', 'demo-shop', { mirror: 'disable', url_patterns: [], mirror_bucket: '' });
     expect(res.json().error_code).toBe(21201);

@@ -24,3 +24,21 @@ test('the alias reads and writes the same setting, with the same rules and messa
   // another account's service is out of reach
   expect((await demo.get('/api/https/tls?bucket_name=secure-www')).json().error_code).toBe(21905);
 });
+
+test('HTTP/3 accepts http3_enable (spec 002 §7) as another name of enable', async () => {
+  const demo = await new Client(s.app).signIn('demo');
+  await demo.post('/api/settings/tls13/', { bucket_name: 'demo-static', tls: true });
+  const on = await demo.post('/api/settings/http3/', { bucket_name: 'demo-static', http3_enable: true });
+  expect(on.json()).toMatchObject({ result: true, data: { enable: true } });
+  expect((await demo.get('/api/settings/http3/?bucket_name=demo-static')).json().data).toEqual({ enable: true });
+  // the rules between settings see the renamed field: without TLS 1.3, turning HTTP/3 on is refused
+  expect((await demo.post('/api/settings/http3/', { bucket_name: 'demo-static', http3_enable: false })).json().data).toEqual({ enable: false });
+  await demo.post('/api/settings/tls13/', { bucket_name: 'demo-static', tls: false });
+  const refused = await demo.post('/api/settings/http3/', { bucket_name: 'demo-static', http3_enable: true });
+  expect(refused.statusCode).toBe(400);
+  expect(refused.json().errors).toEqual([expect.objectContaining({ path: '/enable', message: 'HTTP/3 基于 TLS 1.3，请先开启 TLS 1.3 后再开启 HTTP/3' })]);
+  // the field's own name still works, and a wrong type under the alias gets the field's message
+  expect((await demo.post('/api/settings/http3/', { bucket_name: 'demo-static', enable: false })).json().data).toEqual({ enable: false });
+  const bad = await demo.post('/api/settings/http3/', { bucket_name: 'demo-static', http3_enable: 'yes' });
+  expect(bad.json().errors).toEqual([{ path: '/enable', message: 'HTTP/3 状态只能是开启或关闭' }]);
+});

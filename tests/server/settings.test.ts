@@ -32,6 +32,17 @@ describe('settings API', () => {
     expect(again.json().data).toEqual(payload);
   });
 
+  it('saves compression from gzip and br alone, status defaulting to enable (spec 002 §3, §7)', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const off = { status: 'disable', gzip: { disable: true, level: 1 }, br: { disable: true, level: 1 } };
+    expect((await c.post('/api/settings/compression/', { bucket_name: 'demo-static', ...off })).json().data).toEqual(off);
+    const codecs = { gzip: { disable: false, level: 2 }, br: { disable: false, level: 4 } };
+    const res = await c.post('/api/settings/compression/', { bucket_name: 'demo-static', ...codecs });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ data: { status: 'enable', ...codecs }, summary: 'Gzip 和 Brotli 已开启' });
+    expect((await c.get('/api/settings/compression/?bucket_name=demo-static')).json().data).toEqual({ status: 'enable', ...codecs });
+  });
+
   it('refuses a bad payload with the schema\'s Chinese message and keeps the stored value', async () => {
     const c = await new Client(s.app).signIn('demo');
     const good = { options: [{ code: [404], url: '/404.html' }] };

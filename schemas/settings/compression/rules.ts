@@ -11,6 +11,10 @@ interface Compression { status?: string; gzip: Codec; br: Codec }
 export const EDIT_WIDGET_LEVEL = 5;
 
 const rules: SettingRules = {
+  /** Spec 002 §7 saves gzip and br only: a write without status turns compression on (§3 "status (default enable)"). */
+  normalize(value: Compression): Compression {
+    return { ...value, status: value.status ?? 'enable' };
+  },
   prepare(value: Compression): Compression {
     const open = (c: Codec): Codec => (c.disable ? { ...c, level: EDIT_WIDGET_LEVEL } : c);
     return { ...value, gzip: open(value.gzip), br: open(value.br) };

@@ -99,7 +99,9 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     declarationOf(id, bucket.kind);
     assertNotLocked(user);
     if (registry.fixedFor(id, bucket.kind) !== undefined) throw new ApiError(21207, 400);
-    const { bucket_name: _omit, ...payload } = body;
+    const { bucket_name: _omit, ...written } = body;
+    // fields documented under another name (setting.json "fieldAliases", e.g. HTTP/3 http3_enable)
+    const payload = registry.unalias(id, written);
     const result = await registry.validate(id, payload, contextFor(user, bucket));
     if (!result.ok) throw new ApiError(result.errors.find((e) => e.code)?.code ?? VALIDATION_ERROR, 400, result.errors);
     await db.transaction().execute(async (trx) => {

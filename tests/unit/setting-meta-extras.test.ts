@@ -1,0 +1,45 @@
+/**
+ * The declaration extras added for the spec 002 audit: field aliases, a tidy step before the schema,
+ * networkFailure and checkBeforeConfirm in setting.json, and their checks.
+ */
+import { loadDeclarations } from '../../schemas/load';
+import { SettingRegistry } from '../../schemas/registry';
+import { badMeta, badReferences } from '../../schemas/check';
+import type { Declaration } from '../../schemas/types';
+
+const declarations = loadDeclarations();
+const registry = new SettingRegistry(declarations);
+const decl = (id: string) => registry.get(id)!;
+
+test('http3 renames http3_enable to enable, unless enable is given too', () => {
+  expect(registry.unalias('http3', { http3_enable: true })).toEqual({ enable: true });
+  expect(registry.unalias('http3', { enable: false, http3_enable: true })).toEqual({ enable: false, http3_enable: true });
+  expect(registry.unalias('tls13', { http3_enable: true })).toEqual({ http3_enable: true });
+  expect(registry.unalias('http3', null)).toBeNull();
+});
+
+test('mirror removes repeated paths before the 50-path limit, and takes mirror_bucket as optional', async () => {
+  const unique = Array.from({ length: 50 }, (_, i) => `/p${i}/*`);
+  const ok = await registry.validate('mirror', { mirror: 'paused', url_patterns: [...unique, '/p0/*', ' /p1/* '], mirror_bucket: 'x' });
+  expect(ok).toEqual({ ok: true, value: { mirror: 'paused', url_patterns: unique, mirror_bucket: 'x' } });
+  const tooMany = await registry.validate('mirror', { mirror: 'paused', url_patterns: [...unique, '/p50/*'], mirror_bucket: 'x' });
+  expect(tooMany).toEqual({ ok: false, errors: [{ path: '/url_patterns', message: '个数超出限制' }] });
+  expect(await registry.validate('mirror', { mirror: 'disable', url_patterns: [] })).toEqual({ ok: true, value: { mirror: 'disable', url_patterns: [], mirror_bucket: '' } });
+  // what tidy does not understand reaches the schema unchanged
+  expect((await registry.validate('mirror', { mirror: 'disable', url_patterns: [1] })).ok).toBe(false);
+});
+
+test('compression stores an omitted status as enable', async () => {
+  const codecs = { gzip: { disable: false, level: 1 }, br: { disable: true, level: 1 } };
+  expect(await registry.validate('compression', codecs)).toEqual({ ok: true, value: { status: 'enable', ...codecs } });
+  expect(decl('compression').meta.networkFailure).toBe('发生了未知错误');
+  expect(decl('tls13').meta.checkBeforeConfirm).toBe(true);
+});
+
+test('the checks refuse a bad networkFailure, checkBeforeConfirm on a dialog, and aliases of unknown fields', () => {
+  const c = decl('compression');
+  const broken: Declaration = { ...c, meta: { ...c.meta, networkFailure: 'oops', checkBeforeConfirm: true, fieldAliases: { level: 'nope', gzip: 'br' } } };
+  const problems = [...badMeta(broken, 'compression'), ...badReferences(registry, broken)].map((p) => p.path);
+  expect(problems).toEqual(expect.arrayContaining(['/networkFailure', '/checkBeforeConfirm', '/fieldAliases/level', '/fieldAliases/gzip']));
+  expect([...badMeta(decl('http3'), 'http3'), ...badReferences(registry, decl('http3'))]).toEqual([]);
+});
