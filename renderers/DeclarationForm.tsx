@@ -18,9 +18,28 @@ export interface DeclarationFormProps {
   errors?: FieldError[];
   formContext?: unknown;
   formRef?: Ref<any>;
+  /**
+   * A declaration's rules that depend on more than the value (e.g. the amount a rebate may not exceed):
+   * run in the same validation as the schema, on the same data, so a fast edit never shows a stale
+   * result (passed as `errors`, they would arrive one render after the value).
+   */
+  rules?: (formData: any) => FieldError[];
 }
 
-export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, formContext, formRef }: DeclarationFormProps) {
+/** Adds rule errors to RJSF's error handler at their JSON pointers (the root when the path is not there). */
+function addRuleErrors(handler: any, errors: FieldError[]) {
+  for (const e of errors) {
+    let node = handler;
+    for (const part of e.path.split('/').filter(Boolean)) {
+      if (!node?.[part]?.addError) break;
+      node = node[part];
+    }
+    node.addError(e.message);
+  }
+  return handler;
+}
+
+export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, formContext, formRef, rules }: DeclarationFormProps) {
   return (
     <ThemedForm
       ref={formRef}
@@ -34,6 +53,7 @@ export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, f
       showErrorList={false}
       noHtml5Validate
       transformErrors={transformErrors}
+      customValidate={rules ? (data: unknown, handler: any) => addRuleErrors(handler, rules(data)) : undefined}
       extraErrors={errors?.length ? toErrorSchema(errors) : undefined}
       onChange={(e: IChangeEvent) => onChange(e.formData, e)}
       onError={() => undefined}

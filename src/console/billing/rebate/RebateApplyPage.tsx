@@ -51,7 +51,6 @@ export default function RebateApplyPage() {
   if (!(sum >= REBATE_MIN)) return <Navigate to="/billing/rebateAmount/" replace />;
 
   const rules = ruleErrors(value, { available: amounts.available });
-  const errors = [...serverErrors, ...rules];
 
   async function submit() {
     setMessage('');
@@ -100,7 +99,8 @@ export default function RebateApplyPage() {
             setServerErrors([]);
             setValue(v);
           }}
-          errors={errors}
+          errors={serverErrors}
+          rules={(v: RebateApplyForm) => ruleErrors(v, { available: amounts.available })}
           formRef={formRef}
         />
         {value.draw_type === 'WITHDRAWAL' && (
@@ -128,7 +128,7 @@ export default function RebateApplyPage() {
                 添加收款信息
               </Button>
             )}
-            {[...errors, ...(tried && !value.rebate_info_id ? [{ path: '/rebate_info_id', message: '请选择收款信息' }] : [])].filter((e, i, all) => e.path === '/rebate_info_id' && all.findIndex((x) => x.message === e.message) === i).map((e) => (
+            {[...serverErrors, ...(tried && !value.rebate_info_id ? [{ path: '/rebate_info_id', message: '请选择收款信息' }] : [])].filter((e, i, all) => e.path === '/rebate_info_id' && all.findIndex((x) => x.message === e.message) === i).map((e) => (
               <div key={e.message} className={Classes.FORM_HELPER_TEXT} style={{ color: Colors.RED3 }}>
                 {e.message}
               </div>
