@@ -42,16 +42,27 @@ export function useConfirmedAction<T>(action: (target: T) => Promise<unknown>, d
   async function run() {
     if (!target) return;
     setBusy(true);
-    try {
-      await action(target);
-      notify(done);
+    await notifyingCall(() => action(target), done, () => {
       setTarget(null);
-      await after();
-    } catch (e) {
-      notify(failureText(e), 'danger');
-    } finally {
-      setBusy(false);
-    }
+      return after();
+    });
+    setBusy(false);
   }
   return { target, setTarget, busy, run };
+}
+
+/**
+ * A call behind a row's control (a switch, a toggle): on success notifies `done` and calls `after`
+ * (a reload); a refusal is notified as danger. Resolves whether the call succeeded.
+ */
+export async function notifyingCall(call: () => Promise<unknown>, done: string, after?: () => unknown): Promise<boolean> {
+  try {
+    await call();
+    notify(done);
+    await after?.();
+    return true;
+  } catch (e) {
+    notify(failureText(e), 'danger');
+    return false;
+  }
 }

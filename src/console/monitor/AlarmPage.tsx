@@ -8,10 +8,10 @@ import { Alert, Button, Callout, Card, H3, HTMLTable, NonIdealState, Spinner, Sw
 import dayjs from 'dayjs';
 import taskSchema from '../../../schemas/forms/monitor_task/schema.json';
 import taskUi from '../../../schemas/forms/monitor_task/ui.json';
-import { api, failureText } from '../api/client';
+import { api } from '../api/client';
 import { FormDialog } from '../common/FormDialog';
 import { notify } from '../common/toaster';
-import { useConfirmedAction, useLoaded } from '../common/useList';
+import { notifyingCall, useConfirmedAction, useLoaded } from '../common/useList';
 import { settingIO } from '../services/settingIO';
 import { formatMetric, MONITOR_MAX_TASKS, MONITOR_METRICS, MONITOR_OPERATORS, MONITOR_STATE_LABELS, type MonitorTask } from '../../shared/monitor';
 
@@ -34,15 +34,7 @@ export default function AlarmPage() {
   const [editing, setEditing] = useState<MonitorTask | 'new' | null>(null);
   const deleting = useConfirmedAction((t: MonitorTask) => api.del('/api/monitor/', { id: t.id }), '删除成功', () => void load());
 
-  async function setVisible(t: MonitorTask, visible: boolean) {
-    try {
-      await api.post('/api/monitor/visible/', { id: t.id, visible });
-      notify(visible ? '已在云监控中显示' : '已在云监控中隐藏');
-      void load();
-    } catch (e) {
-      notify(failureText(e), 'danger');
-    }
-  }
+  const setVisible = (t: MonitorTask, visible: boolean) => notifyingCall(() => api.post('/api/monitor/visible/', { id: t.id, visible }), visible ? '已在云监控中显示' : '已在云监控中隐藏', () => void load());
 
   return (
     <div className="alarm-page">

@@ -20,6 +20,15 @@ export const REPORT_ID_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 export const USAGE_DAYS_MAX = 182;
 /** The most one report may carry. */
 export const REPORT_MAX_QUANTITY = 1_000_000;
+/** The report's fields with their messages (POST /accounts/app/usage). */
+export const REPORT_FIELDS = {
+  product: { type: 'string', enum: [...CONSUMED_PRODUCTS] },
+  report_id: { type: 'string', pattern: REPORT_ID_PATTERN, errorMessage: { pattern: '报告编号仅限 1-64 位英文、数字、下划线和中划线' } },
+  account_id: { type: 'integer', minimum: 1 },
+  quantity: { type: 'integer', minimum: 1, maximum: REPORT_MAX_QUANTITY, errorMessage: { type: '用量须为正整数', minimum: '用量须为正整数', maximum: `单次上报的用量不超过 ${REPORT_MAX_QUANTITY}` } },
+};
+/** A calendar month (GET /api/billing/other). */
+export const MONTH_FIELD = { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$', errorMessage: { pattern: '月份格式为 YYYY-MM' } };
 
 /** GET /api/billing/other: a month of one product on /billing/other/ (其他服务). */
 export interface OtherServiceMonth {

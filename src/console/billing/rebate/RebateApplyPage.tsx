@@ -50,13 +50,13 @@ export default function RebateApplyPage() {
 
   if (!(sum >= REBATE_MIN)) return <Navigate to="/billing/rebateAmount/" replace />;
 
-  const rules = ruleErrors(value, { available: amounts.available });
+  const rules = (v: RebateApplyForm) => ruleErrors(v, { available: amounts.available });
 
   async function submit() {
     setMessage('');
     setTried(true);
     const valid = formRef.current?.validateForm?.() ?? true;
-    if (!valid || rules.length) return;
+    if (!valid || rules(value).length) return;
     setBusy(true);
     try {
       const body = value.draw_type === 'TICKET' ? { sum: value.sum, draw_type: 'TICKET' } : value;
@@ -100,7 +100,7 @@ export default function RebateApplyPage() {
             setValue(v);
           }}
           errors={serverErrors}
-          rules={(v: RebateApplyForm) => ruleErrors(v, { available: amounts.available })}
+          rules={rules}
           formRef={formRef}
         />
         {value.draw_type === 'WITHDRAWAL' && (

@@ -9,10 +9,10 @@ import { Alert, Button, Callout, Card, H3, H5, HTMLTable, NonIdealState, Spinner
 import dayjs from 'dayjs';
 import backupSchema from '../../../../schemas/forms/third_backup/schema.json';
 import backupUi from '../../../../schemas/forms/third_backup/ui.json';
-import { api, failureText } from '../../api/client';
+import { api } from '../../api/client';
 import { FormDialog } from '../../common/FormDialog';
 import { notify } from '../../common/toaster';
-import { useConfirmedAction, useLoaded } from '../../common/useList';
+import { notifyingCall, useConfirmedAction, useLoaded } from '../../common/useList';
 import { settingIO } from '../../services/settingIO';
 import { BACKUP_ACTION_LABELS, BACKUP_MAX_CONFIGS, BACKUP_PLATFORMS, type BackupConfig, type BackupLog } from '../../../shared/monitor';
 
@@ -30,15 +30,7 @@ export default function BackupPage() {
   const [editing, setEditing] = useState<BackupConfig | 'new' | null>(null);
   const deleting = useConfirmedAction((c: BackupConfig) => api.del('/api/third_backup/configure/', { id: c.id }), '删除成功', () => void load());
 
-  async function toggle(c: BackupConfig, enabled: boolean) {
-    try {
-      await api.put('/api/third_backup/configure/', { id: c.id, enabled });
-      notify(enabled ? '已启用' : '已停用');
-      void load();
-    } catch (e) {
-      notify(failureText(e), 'danger');
-    }
-  }
+  const toggle = (c: BackupConfig, enabled: boolean) => notifyingCall(() => api.put('/api/third_backup/configure/', { id: c.id, enabled }), enabled ? '已启用' : '已停用', () => void load());
 
   return (
     <div className="backup-page">

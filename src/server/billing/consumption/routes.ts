@@ -17,7 +17,7 @@ import type {} from '../../certificates/tables';
 import type { DB } from '../../db';
 import { ok } from '../../http/envelope';
 import { ApiError } from '../../http/errors';
-import { CONSUMED_PRODUCTS, CONSUMED_PRODUCT_INFO, REPORT_ID_PATTERN, REPORT_MAX_QUANTITY, USAGE_DAYS_MAX, type ConsumedProduct, type OtherServiceMonth } from '../../../shared/billing/consumption';
+import { CONSUMED_PRODUCTS, CONSUMED_PRODUCT_INFO, MONTH_FIELD, REPORT_FIELDS, USAGE_DAYS_MAX, type ConsumedProduct, type OtherServiceMonth } from '../../../shared/billing/consumption';
 import { productOfKey, receiveReport } from './report';
 import { addDays, dayOf, dayStart } from '../../../shared/stats/time';
 import { monthDays } from '../bills/compute';
@@ -30,7 +30,7 @@ export function consumptionRoutes(app: FastifyInstance, db: DB): void {
     '/api/billing/other',
     {
       config: { access: 'parent', needs: ['bill'], openapi: { summary: '其他服务：短信、一键登录、区块链存证某月的用量、资源包抵扣与费用' } },
-      schema: { querystring: { type: 'object', additionalProperties: false, properties: { month: { type: 'string', pattern: '^\\d{4}-(0[1-9]|1[0-2])$', errorMessage: { pattern: '月份格式为 YYYY-MM' } } } } },
+      schema: { querystring: { type: 'object', additionalProperties: false, properties: { month: MONTH_FIELD } } },
     },
     async (req) => {
       const accountId = req.user!.account_id;
@@ -143,12 +143,7 @@ export function consumptionRoutes(app: FastifyInstance, db: DB): void {
           type: 'object',
           required: ['product', 'report_id', 'account_id', 'quantity'],
           additionalProperties: false,
-          properties: {
-            product: { type: 'string', enum: [...CONSUMED_PRODUCTS] },
-            report_id: { type: 'string', pattern: REPORT_ID_PATTERN, errorMessage: { pattern: '报告编号仅限 1-64 位英文、数字、下划线和中划线' } },
-            account_id: { type: 'integer', minimum: 1 },
-            quantity: { type: 'integer', minimum: 1, maximum: REPORT_MAX_QUANTITY, errorMessage: { type: '用量须为正整数', minimum: '用量须为正整数', maximum: `单次上报的用量不超过 ${REPORT_MAX_QUANTITY}` } },
-          },
+          properties: REPORT_FIELDS,
         },
       },
     },
