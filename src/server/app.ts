@@ -34,6 +34,7 @@ import { eventRoutes } from './events/routes';
 import { dashboardRoutes } from './dashboard/routes';
 import { staticRoutes } from './static/routes';
 import { settingRoutes } from './settings/routes';
+import { edgeRuleRoutes } from './edgerules/routes';
 import { edgeRoutes } from './edge/routes';
 import { domainRoutes } from './domains/routes';
 import { schemaRoutes } from './schemas/routes';
@@ -98,7 +99,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   billingRoutes(app, db, config, sms); // billing: header, bills, vouchers, resource packages (docs/billing.md)
   externalSection(app, db, config); // external products, partner sign-in, referrals (docs/external-products.md, docs/referrals.md)
   settingRoutes(app, db, registry, config);
-  edgeRoutes(app, db);
+  edgeRuleRoutes(app, db);
+  await edgeRoutes(app, db, registry, config); // the edge API and the edge status (docs/edge.md)
   domainRoutes(app, db, config, registry);
   if (config.smsOutboxApi) outboxRoutes(app, db);
   schemaRoutes(app, config, registry);

@@ -18,11 +18,14 @@ import { scheduleMonitorWorker } from './monitor/worker';
 import { scheduleReferralRebates } from './referrals/settle';
 import { outboxSender } from './sms/outbox';
 import { scheduleCertificateJobs } from './certificates/section';
+import { seedDemoOrigins } from './seed/edge';
 
 async function main() {
   const config = configFromEnv();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const seeded = config.seedDemo ? await seedDemo(db) : false;
+  // the demo's services fetch from the demo origin on the edge (docs/edge.md)
+  if (seeded) await seedDemoOrigins(db, config.edge.demoOrigin);
   // the demo's traffic statistics on first start (docs/statistics.md; SEED_TRAFFIC=0 skips it)
   const trafficSeed = config.seedDemo ? trafficSeedFromEnv() : null;
   const traffic = trafficSeed ? await seedTraffic(db, trafficSeed) : null;

@@ -7,6 +7,9 @@
 export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   // generic
   20001: '提交的数据不符合要求，请检查后重试',
+  // the edge API (docs/edge.md)
+  20010: '边缘节点密钥无效',
+  20011: '源站地址不能是本机、链路本地或元数据地址',
   21000: '系统未知错误',
   // 211xx account and sign-in
   21001: '测试登录需要销售权限',

@@ -24,8 +24,8 @@ import { RemarkEditor, ServiceSwitcher } from './ServiceSwitcher';
 import { grantedOnly, isChild } from '../../shared/permissions';
 import { LiveNotices, liveLock, useLiveInfo } from '../live/useLiveInfo';
 
-/** The edgeCalc tab shows the edge rules (src/console/edge/), a lazy chunk of their own. */
-const EdgeRuleList = lazy(() => import(/* webpackChunkName: "edge" */ '../edge/EdgeRuleList'));
+/** The edgeCalc tab shows the edge rules (src/console/edgerules/), a lazy chunk of their own. */
+const EdgeRuleList = lazy(() => import(/* webpackChunkName: "edge" */ '../edgerules/EdgeRuleList'));
 /** File services: the fileManage and mediaFile tabs (src/console/files/, src/console/media/; docs/files-and-media.md). */
 const FileManager = lazy(() => import(/* webpackChunkName: "files" */ '../files/FileManager'));
 const MediaPanel = lazy(() => import(/* webpackChunkName: "files" */ '../media/MediaPanel'));

@@ -15,6 +15,7 @@ import { ddosMigrations } from '../ddos/migrations';
 import { externalMigrations } from '../external/migrations';
 import { consumptionMigrations } from '../billing/consumption/migrations';
 import { donationMigrations } from '../billing/donation/migrations';
+import { edgeMigrations } from '../edge/migrations';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -187,7 +188,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0003_edge_rules': {
-    // edge rules of a service (spec 002 §3): priorities 1..n per bucket, kept without gaps by src/server/edge/repo.ts
+    // edge rules of a service (spec 002 §3): priorities 1..n per bucket, kept without gaps by src/server/edgerules/repo.ts
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('edge_rules')
@@ -353,6 +354,7 @@ const sectionMigrations: Record<string, Migration>[] = [
   externalMigrations,
   consumptionMigrations,
   donationMigrations,
+  edgeMigrations,
 ];
 
 /** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */

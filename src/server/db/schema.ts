@@ -169,7 +169,7 @@ export interface Database {
   child_buckets: ChildBucketsTable;
 }
 
-/** An edge rule of a service (migration 0003, spec 002 §3); src/server/edge/repo.ts keeps priorities 1..n. */
+/** An edge rule of a service (migration 0003, spec 002 §3); src/server/edgerules/repo.ts keeps priorities 1..n. */
 export interface EdgeRulesTable {
   id: Generated<number>;
   bucket_id: number;

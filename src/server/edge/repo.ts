@@ -1,158 +1,191 @@
 /**
- * Edge rules in the database. Priorities of a service are 1..n without gaps: every change runs in a
- * transaction that locks the service's row, shifts the neighbours, then renumbers the service's rules
- * in (priority, id) order, so even rows left out of order by hand come back to 1..n.
+ * The edge section's data: the configuration a node pulls (every service's domains, certificates,
+ * effective setting values and edge rules, by version), node keys, and what nodes report.
  */
-import { sql, type Transaction } from 'kysely';
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { DB } from '../db';
-import type { Database } from '../db/schema';
-import type { EdgeRule, EdgeRuleInput } from '../../shared/edgerules/types';
+import type { SettingRegistry } from '../../../schemas/registry';
+import type { ServiceKind } from '../../shared/services';
+import { EDGE_API_PREFIX, type EdgeApplyReport, type EdgeConfigAnswer, type EdgeRuleRow, type EdgeService, type EdgeSettingState, type EdgeStatus } from '../../shared/edge';
+import './tables';
 
-export interface EdgeRuleRow {
-  id: number;
-  bucket_id: number;
-  describe: string;
-  type: string;
-  priority: number;
-  break: boolean;
-  status: string;
-  ip: string | null;
-  content: unknown;
-  pattern: string | null;
-  rule: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** Registers (or re-keys) a node; answers the key when none was given. Only the key's hash is kept. */
+export async function registerNode(db: DB, name: string, key = randomBytes(24).toString('base64url')): Promise<string> {
+  const key_hash = hashKey(key);
+  await db.insertInto('edge_nodes').values({ name, key_hash }).onConflict((oc) => oc.column('name').doUpdateSet({ key_hash })).execute();
+  return key;
 }
 
-type Trx = Transaction<Database>;
-
-export function toApi(r: EdgeRuleRow, bucketName: string): EdgeRule {
-  const base = {
-    rewrite_id: r.id,
-    bucket_name: bucketName,
-    describe: r.describe,
-    type: r.type as EdgeRule['type'],
-    priority: r.priority,
-    break: r.break,
-    status: r.status as EdgeRule['status'],
-    ...(r.ip ? { ip: r.ip } : {}),
-  };
-  const content = typeof r.content === 'string' ? JSON.parse(r.content) : r.content;
-  return {
-    ...base,
-    ...(r.type === 'custom' ? { pattern: r.pattern ?? '', rule: r.rule ?? '' } : { content: content as EdgeRule['content'] }),
-    created_at: new Date(r.created_at).toISOString(),
-    updated_at: new Date(r.updated_at).toISOString(),
-  };
+export async function nodeByKey(db: DB, key: string) {
+  if (!key) return null;
+  return (await db.selectFrom('edge_nodes').selectAll().where('key_hash', '=', hashKey(key)).executeTakeFirst()) ?? null;
 }
 
-/** The stored columns of a normalized rule. */
-function columns(v: EdgeRuleInput) {
-  return {
-    describe: v.describe,
-    type: v.type,
-    break: v.break,
-    status: v.status,
-    ip: v.status === 'DEBUG' ? (v.ip ?? null) : null,
-    content: v.type === 'general' ? JSON.stringify(v.content ?? { conditions: [], actions: [] }) : null,
-    pattern: v.type === 'custom' ? (v.pattern ?? '') : null,
-    rule: v.type === 'custom' ? (v.rule ?? '') : null,
-  };
+export async function currentVersion(db: DB): Promise<number> {
+  const row = await db.selectFrom('edge_config').select(sql<string>`version::text`.as('v')).where('id', '=', 1).executeTakeFirst();
+  return Number(row?.v ?? 0);
 }
 
-export async function countRules(db: DB | Trx, bucketId: number): Promise<number> {
-  const r = await db.selectFrom('edge_rules').select(db.fn.countAll<number>().as('n')).where('bucket_id', '=', bucketId).executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
-export async function listRules(db: DB, bucketId: number, page: number, perPage: number): Promise<{ rows: EdgeRuleRow[]; total: number }> {
-  const total = await countRules(db, bucketId);
-  const rows = await db
-    .selectFrom('edge_rules')
-    .selectAll()
-    .where('bucket_id', '=', bucketId)
-    .orderBy('priority')
-    .orderBy('id')
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute();
-  return { rows: rows as EdgeRuleRow[], total };
-}
-
-export async function allRules(db: DB, bucketId: number): Promise<EdgeRuleRow[]> {
-  return (await db.selectFrom('edge_rules').selectAll().where('bucket_id', '=', bucketId).orderBy('priority').orderBy('id').execute()) as EdgeRuleRow[];
-}
-
-/** A rule and its service's name and owner, or undefined. */
-export async function ruleById(db: DB, id: number) {
-  return db
-    .selectFrom('edge_rules as r')
-    .innerJoin('buckets as b', 'b.id', 'r.bucket_id')
-    .selectAll('r')
-    .select(['b.name as bucket_name', 'b.owner_id as owner_id'])
-    .where('r.id', '=', id)
-    .executeTakeFirst() as Promise<(EdgeRuleRow & { bucket_name: string; owner_id: number }) | undefined>;
-}
-
-/** Serialises changes to one service's rules (the row lock is held until the transaction ends). */
-export async function lockBucket(trx: Trx, bucketId: number): Promise<void> {
-  await trx.selectFrom('buckets').select('id').where('id', '=', bucketId).forUpdate().executeTakeFirst();
-}
-
-/** 1..n in (priority, id) order. */
-async function renumber(trx: Trx, bucketId: number): Promise<void> {
-  await sql`update edge_rules set priority = o.rn from (select id, row_number() over (order by priority, id) as rn from edge_rules where bucket_id = ${bucketId}) o where edge_rules.id = o.id and edge_rules.priority <> o.rn`.execute(trx);
-}
-
-/** Inserts at `priority` (clamped to 1..n+1); the rules from there on move down one. */
-export async function insertRule(trx: Trx, bucketId: number, v: EdgeRuleInput, userId: number): Promise<number> {
-  await lockBucket(trx, bucketId);
-  const count = await countRules(trx, bucketId);
-  const priority = Math.min(Math.max(1, v.priority), count + 1);
-  await trx.updateTable('edge_rules').set((eb) => ({ priority: eb('priority', '+', 1) })).where('bucket_id', '=', bucketId).where('priority', '>=', priority).execute();
-  const row = await trx
-    .insertInto('edge_rules')
-    .values({ bucket_id: bucketId, priority, ...columns(v), created_by: userId, updated_by: userId })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await renumber(trx, bucketId);
-  return row.id;
+const CHUNK = 2000;
+function chunks<T>(xs: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += CHUNK) out.push(xs.slice(i, i + CHUNK));
+  return out;
 }
 
 /**
- * Moves a rule to `target` (clamped to 1..n): the moved rule takes the target's priority and the
- * rules between shift by one towards the place it left.
+ * The services changed after `after` (all when 0), read in one repeatable-read transaction so that the
+ * version and the rows agree.
  */
-export async function moveRule(trx: Trx, bucketId: number, id: number, target: number): Promise<number> {
-  await lockBucket(trx, bucketId);
-  await renumber(trx, bucketId);
-  const count = await countRules(trx, bucketId);
-  const to = Math.min(Math.max(1, target), count);
-  const cur = await trx.selectFrom('edge_rules').select('priority').where('id', '=', id).executeTakeFirstOrThrow();
-  const from = cur.priority;
-  if (from === to) return to;
-  if (from < to) {
-    await trx.updateTable('edge_rules').set((eb) => ({ priority: eb('priority', '-', 1) })).where('bucket_id', '=', bucketId).where('priority', '>', from).where('priority', '<=', to).execute();
-  } else {
-    await trx.updateTable('edge_rules').set((eb) => ({ priority: eb('priority', '+', 1) })).where('bucket_id', '=', bucketId).where('priority', '>=', to).where('priority', '<', from).execute();
+export async function configSnapshot(db: DB, registry: SettingRegistry, after: number): Promise<EdgeConfigAnswer> {
+  return db.transaction().setIsolationLevel('repeatable read').execute(async (tx) => {
+    const version = await currentVersion(tx as unknown as DB);
+    const ids = (await tx.selectFrom('buckets').select('id').orderBy('id').execute()).map((r) => r.id);
+    const changed = await tx
+      .selectFrom('buckets')
+      .select(['id', 'name', 'kind', 'status', sql<string>`edge_version::text`.as('ev')])
+      .where(sql<boolean>`edge_version > ${after}`)
+      .orderBy('id')
+      .execute();
+    const services = new Map<number, EdgeService>();
+    for (const b of changed) {
+      services.set(b.id, {
+        id: b.id, name: b.name, kind: b.kind as ServiceKind, status: b.status, version: Number(b.ev), paused: false,
+        domains: [], certificates: [], settings: {}, setting_versions: {}, rules: [],
+      });
+    }
+    for (const part of chunks([...services.keys()])) {
+      const domains = await tx
+        .selectFrom('bucket_domains as d')
+        .leftJoin('domain_https as h', 'h.domain_id', 'd.id')
+        .select(['d.bucket_id', 'd.domain', 'h.https', 'h.force_https', 'h.certificate_id'])
+        .where('d.bucket_id', 'in', part)
+        .orderBy('d.id')
+        .execute();
+      const certIds = new Set<number>();
+      for (const d of domains) {
+        const https = !!d.https && d.certificate_id != null;
+        if (https) certIds.add(d.certificate_id!);
+        services.get(d.bucket_id)!.domains.push({ name: d.domain.toLowerCase(), https, force_https: https && !!d.force_https, certificate_id: https ? d.certificate_id! : null });
+      }
+      if (certIds.size) {
+        const certs = await tx.selectFrom('certificates').select(['id', 'fingerprint', 'certificate', 'private_key']).where('id', 'in', [...certIds]).execute();
+        const byId = new Map(certs.map((c) => [c.id, c]));
+        for (const s of services.values()) {
+          for (const id of new Set(s.domains.map((d) => d.certificate_id).filter((x): x is number => x != null))) {
+            const c = byId.get(id);
+            if (c) s.certificates.push({ id: c.id, fingerprint: c.fingerprint, certificate: c.certificate, private_key: c.private_key });
+          }
+        }
+      }
+      const settings = await tx
+        .selectFrom('service_settings')
+        .select(['bucket_id', 'setting_id', 'value', sql<string>`edge_version::text`.as('ev')])
+        .where('bucket_id', 'in', part)
+        .execute();
+      for (const row of settings) {
+        const s = services.get(row.bucket_id)!;
+        s.settings[row.setting_id] = row.value;
+        s.setting_versions[row.setting_id] = Number(row.ev);
+      }
+      const rules = await tx
+        .selectFrom('edge_rules')
+        .select(['id', 'bucket_id', 'type', 'priority', 'break', 'status', 'ip', 'content', 'pattern', 'rule'])
+        .where('bucket_id', 'in', part)
+        .orderBy('bucket_id')
+        .orderBy('priority')
+        .execute();
+      for (const r of rules) {
+        const { bucket_id, ...rule } = r;
+        services.get(bucket_id)!.rules.push(rule as EdgeRuleRow);
+      }
+      const paused = await tx.selectFrom('cost_control_state').select('bucket_id').where('paused', '=', true).where('bucket_id', 'in', part).execute();
+      for (const p of paused) services.get(p.bucket_id)!.paused = true;
+    }
+    // the effective value of every setting of the kind: fixed, else stored, else the default
+    for (const s of services.values()) {
+      const stored = s.settings;
+      const effective: Record<string, unknown> = {};
+      for (const d of registry.list()) {
+        if (!d.meta.kinds.includes(s.kind)) continue;
+        const id = d.meta.id;
+        const fixed = registry.fixedFor(id, s.kind);
+        effective[id] = fixed !== undefined ? fixed : id in stored ? stored[id] : registry.defaults(id);
+      }
+      s.settings = effective;
+    }
+    return { version, changed: true, services: [...services.values()], ids, storage_base: `${EDGE_API_PREFIX}/files` };
+  });
+}
+
+/** Records an apply: the node's version, the reload row, and the services it refused or noted. */
+export async function recordReport(db: DB, nodeId: number, report: EdgeApplyReport): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const now = new Date();
+    const refused = report.services.filter((s) => s.state === 'refused');
+    await tx
+      .insertInto('edge_applies')
+      .values({ node_id: nodeId, version: report.version, ok: report.ok, message: report.message ?? null, refused: refused.length, timings: JSON.stringify(report.timings ?? {}) })
+      .execute();
+    await tx
+      .updateTable('edge_nodes')
+      .set({ last_seen_at: now, ok: report.ok, message: report.message ?? null, ...(report.ok ? { applied_version: report.version, applied_at: now } : {}) })
+      .where('id', '=', nodeId)
+      .execute();
+    const ids = report.services.map((s) => s.id);
+    for (const part of chunks(ids)) await tx.deleteFrom('edge_service_status').where('node_id', '=', nodeId).where('bucket_id', 'in', part).execute();
+    const rows = report.services
+      .filter((s) => s.state === 'refused' || (s.notes && Object.keys(s.notes).length))
+      .map((s) => ({ node_id: nodeId, bucket_id: s.id, version: s.version, state: s.state, message: s.message ?? null, notes: JSON.stringify(s.notes ?? {}), updated_at: now }));
+    for (const part of chunks(rows)) await tx.insertInto('edge_service_status').values(part).execute();
+  });
+}
+
+/** A node is counted while it has been seen within this many seconds. */
+const NODE_ALIVE_SECONDS = 120;
+
+/** What the console shows about one service on the edge (the nodes seen lately; the worst of them). */
+export async function edgeStatusOf(db: DB, bucketId: number, edgeEnabled: boolean): Promise<EdgeStatus> {
+  const bucket = await db.selectFrom('buckets').select(sql<string>`edge_version::text`.as('ev')).where('id', '=', bucketId).executeTakeFirstOrThrow();
+  const version = Number(bucket.ev);
+  const empty: EdgeStatus = { enabled: false, node: null, version, applied_version: null, applied_at: null, state: null, message: null, notes: {}, settings: {} };
+  if (!edgeEnabled) return empty;
+  const nodes = await db
+    .selectFrom('edge_nodes')
+    .select(['id', 'name', sql<string | null>`applied_version::text`.as('av'), 'applied_at'])
+    .where('last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${NODE_ALIVE_SECONDS})`)
+    .orderBy(sql`applied_version`, 'asc')
+    .execute();
+  if (!nodes.length) return empty;
+  const node = nodes[0];
+  const applied = node.av == null ? null : Number(node.av);
+  const status = await db.selectFrom('edge_service_status').selectAll().where('node_id', '=', node.id).where('bucket_id', '=', bucketId).executeTakeFirst();
+  const notes = status ? (JSON.parse(status.notes) as Record<string, string>) : {};
+  const refusedAt = status?.state === 'refused' ? Number(status.version) : null;
+  const live = applied != null && applied >= version;
+  const state: EdgeStatus['state'] = refusedAt != null && refusedAt >= version ? 'refused' : live && refusedAt == null ? 'applied' : 'pending';
+  const settings: EdgeStatus['settings'] = {};
+  const rows = await db.selectFrom('service_settings').select(['setting_id', sql<string>`edge_version::text`.as('ev')]).where('bucket_id', '=', bucketId).execute();
+  for (const r of rows) {
+    const v = Number(r.ev);
+    let s: EdgeSettingState;
+    if (notes[r.setting_id]) s = 'failed';
+    else if (refusedAt != null && refusedAt >= v) s = 'failed';
+    else s = applied != null && applied >= v && (refusedAt == null || refusedAt < v) ? 'applied' : 'pending';
+    settings[r.setting_id] = s === 'failed' ? { state: s, message: notes[r.setting_id] ?? status?.message ?? undefined } : { state: s };
   }
-  await trx.updateTable('edge_rules').set({ priority: to }).where('id', '=', id).execute();
-  await renumber(trx, bucketId);
-  return to;
-}
-
-/** Replaces a rule's fields and moves it to its new priority. */
-export async function updateRule(trx: Trx, bucketId: number, id: number, v: EdgeRuleInput, userId: number): Promise<void> {
-  await trx.updateTable('edge_rules').set({ ...columns(v), updated_by: userId, updated_at: sql`now()` }).where('id', '=', id).execute();
-  await moveRule(trx, bucketId, id, v.priority);
-}
-
-export async function setStatus(trx: Trx, id: number, status: string, ip: string | null, userId: number): Promise<void> {
-  await trx.updateTable('edge_rules').set({ status, ip, updated_by: userId, updated_at: sql`now()` }).where('id', '=', id).execute();
-}
-
-export async function deleteRule(trx: Trx, bucketId: number, id: number): Promise<void> {
-  await lockBucket(trx, bucketId);
-  await trx.deleteFrom('edge_rules').where('id', '=', id).execute();
-  await renumber(trx, bucketId);
+  return {
+    enabled: true,
+    node: node.name,
+    version,
+    applied_version: applied,
+    applied_at: node.applied_at ? new Date(node.applied_at).toISOString() : null,
+    state,
+    message: state === 'refused' ? status?.message ?? null : null,
+    notes,
+    settings,
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Edge-rule API (src/server/edge/routes.ts) on a real database: CRUD, priority moves that keep
+ * Edge-rule API (src/server/edgerules/routes.ts) on a real database: CRUD, priority moves that keep
  * 1..n without gaps, status changes, the check and test calls, and who may touch what.
  */
 import { startTestServer, Client, type TestServer } from './helpers';

@@ -1,0 +1,140 @@
+/**
+ * nginx as a child of the agent: started in the foreground (`daemon off`) with the node's own prefix,
+ * tested with `nginx -t`, reloaded with SIGHUP; adopted again after the agent itself was killed (its pid
+ * file), and started again with the last good configuration after it was killed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const NGINX_BIN = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
+
+export function nginxAvailable(): boolean {
+  return fs.existsSync(NGINX_BIN);
+}
+
+/** nginx's answer to `-t`: ok, or its message (the lines it printed, without the banner). */
+export function testConfig(prefix: string, confFile: string): { ok: boolean; output: string } {
+  const r = spawnSync(NGINX_BIN, ['-t', '-q', '-p', prefix + '/', '-c', confFile], { encoding: 'utf8' });
+  return { ok: r.status === 0, output: `${r.stderr ?? ''}${r.stdout ?? ''}`.trim() };
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Worker pids of a master (its children, from /proc). */
+function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function title(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+const isWorker = (pid: number) => title(pid).includes('worker process');
+const shuttingDown = (pid: number) => {
+  const t = title(pid);
+  return t === '' || t.includes('shutting down');
+};
+
+export class NginxProcess {
+  private child: ChildProcess | null = null;
+  private pid: number | null = null;
+  private stopping = false;
+  /** Called when nginx exits without being asked (the agent starts it again). */
+  onExit: ((code: number | null) => void) | null = null;
+
+  constructor(
+    readonly prefix: string,
+    readonly confFile: string,
+    readonly pidFile: string,
+  ) {}
+
+  get running(): boolean {
+    return this.pid != null && alive(this.pid);
+  }
+
+  /** A master left running by an earlier agent (its pid file names a live nginx). */
+  adopt(): boolean {
+    try {
+      const pid = Number(fs.readFileSync(this.pidFile, 'utf8').trim());
+      if (pid && alive(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('nginx')) {
+        this.pid = pid;
+        return true;
+      }
+    } catch {
+      /* none */
+    }
+    return false;
+  }
+
+  async start(): Promise<void> {
+    if (this.adopt()) return;
+    this.stopping = false;
+    const child = spawn(NGINX_BIN, ['-p', this.prefix + '/', '-c', this.confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)));
+    this.child = child;
+    this.pid = child.pid ?? null;
+    child.on('exit', (code) => {
+      if (this.child === child) {
+        this.child = null;
+        this.pid = null;
+        if (!this.stopping) this.onExit?.(code);
+      }
+    });
+    // ready when the master has its workers (or it died)
+    const until = Date.now() + 10_000;
+    while (Date.now() < until) {
+      if (!this.child) throw new Error(`nginx 未能启动：${err.trim()}`);
+      if (this.pid && childrenOf(this.pid).length > 0) return;
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    throw new Error(`nginx 启动超时：${err.trim()}`);
+  }
+
+  /**
+   * Graceful reload; resolves when new workers run and every old one has stopped accepting (it is gone
+   * or titled "shutting down"), so that the next connection meets the new configuration (or after 5 s).
+   */
+  async reload(): Promise<void> {
+    if (!this.pid || !alive(this.pid)) throw new Error('nginx 未运行');
+    const before = childrenOf(this.pid).filter(isWorker);
+    process.kill(this.pid, 'SIGHUP');
+    const until = Date.now() + 5000;
+    while (Date.now() < until) {
+      const now = childrenOf(this.pid);
+      const fresh = now.some((p) => !before.includes(p));
+      const oldDone = before.every((p) => !now.includes(p) || shuttingDown(p));
+      if (fresh && oldDone) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const pid = this.pid;
+    if (!pid || !alive(pid)) return;
+    process.kill(pid, 'SIGQUIT');
+    const until = Date.now() + 5000;
+    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 30));
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+    this.pid = null;
+    this.child = null;
+  }
+}
+
+export const confPath = (prefix: string, dir: string) => path.join(prefix, dir, 'nginx.conf');

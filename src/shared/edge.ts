@@ -1,0 +1,134 @@
+/**
+ * The edge API: what the control plane (src/server/edge/) hands to an edge node (src/edge/) and what
+ * the node reports back, and the texts the console shows about it (docs/edge.md). Both sides and the
+ * console read these; nothing here imports either side.
+ */
+import type { ServiceKind } from './services';
+
+/** The edge API's prefix on the server; authenticated by a node key (`Authorization: Bearer <key>`). */
+export const EDGE_API_PREFIX = '/edge/v1';
+
+/** A long poll waits at most this long for a newer configuration before answering "unchanged". */
+export const EDGE_POLL_MAX_SECONDS = 25;
+
+/** One domain of a service as the edge serves it. */
+export interface EdgeDomain {
+  name: string;
+  https: boolean;
+  force_https: boolean;
+  /** The certificate bound to the domain (in `certificates`), when HTTPS is on. */
+  certificate_id: number | null;
+}
+
+export interface EdgeCertificate {
+  id: number;
+  fingerprint: string;
+  certificate: string;
+  private_key: string;
+}
+
+/** An edge rule as stored (spec 002 §3); the agent compiles it with src/shared/edgerules. */
+export interface EdgeRuleRow {
+  id: number;
+  type: 'general' | 'custom';
+  priority: number;
+  break: boolean;
+  status: 'ON' | 'OFF' | 'DEBUG';
+  ip: string | null;
+  content: unknown;
+  pattern: string | null;
+  rule: string | null;
+}
+
+/** A service as the edge needs it: everything a request's answer depends on. */
+export interface EdgeService {
+  id: number;
+  name: string;
+  kind: ServiceKind;
+  /** NORMAL | PENDING | DEPLOYING | … (buckets.status) */
+  status: string;
+  /** The configuration version of this service's last change. */
+  version: number;
+  /** Paused by its bandwidth cap (cost control): the edge answers the "service closed" page. */
+  paused: boolean;
+  domains: EdgeDomain[];
+  certificates: EdgeCertificate[];
+  /** The effective value of every setting that applies to the kind (fixed, stored or default). */
+  settings: Record<string, unknown>;
+  /** The version at which each stored setting last changed (absent: never stored, the default). */
+  setting_versions: Record<string, number>;
+  rules: EdgeRuleRow[];
+}
+
+/**
+ * GET /edge/v1/config?after=V[&wait=S]: the services changed after V (all of them when V is 0) and the
+ * ids of every service that exists, so that a node drops the others. `changed: false` when nothing
+ * changed within the wait.
+ */
+export interface EdgeConfigAnswer {
+  version: number;
+  changed: boolean;
+  services: EdgeService[];
+  ids: number[];
+  /** Where a node fetches a file service's objects and stores mirrored ones (the control plane's storage). */
+  storage_base: string;
+}
+
+/** What happened to one service in an apply. */
+export type EdgeServiceState = 'applied' | 'refused' | 'unsupported';
+
+export interface EdgeServiceReport {
+  id: number;
+  /** The service version the node tried. */
+  version: number;
+  /** applied: live; refused: nginx refused it (the previous one stays live); */
+  state: 'applied' | 'refused';
+  /** Chinese: why it was refused. */
+  message?: string;
+  /** Chinese: settings the edge cannot do as asked (e.g. HTTP/3 on nginx 1.22), by setting id. */
+  notes?: Record<string, string>;
+}
+
+/** POST /edge/v1/report: one apply (reload) of a node. */
+export interface EdgeApplyReport {
+  node: string;
+  version: number;
+  ok: boolean;
+  /** Chinese, when the whole apply failed (e.g. nginx would not reload). */
+  message?: string;
+  /** Milliseconds: compiling, nginx -t, reload. */
+  timings?: { compile: number; test: number; reload: number };
+  services: EdgeServiceReport[];
+}
+
+/** GET /api/buckets/edge/?bucket_name=: what the console shows on a service page. */
+export interface EdgeStatus {
+  /** false: this installation runs without an edge (EDGE=off), or no node has ever reported. */
+  enabled: boolean;
+  node: string | null;
+  /** The service's own configuration version, and the one the edge runs. */
+  version: number;
+  applied_version: number | null;
+  applied_at: string | null;
+  state: 'applied' | 'pending' | 'refused' | null;
+  message: string | null;
+  notes: Record<string, string>;
+  /** Each stored setting: live on the edge, waiting, or refused (with the reason). */
+  settings: Record<string, { state: EdgeSettingState; message?: string }>;
+}
+
+export type EdgeSettingState = 'applied' | 'pending' | 'failed';
+
+/** The console's words for the edge (docs/edge.md). */
+export const EDGE_TEXTS = {
+  settingState: { applied: '已生效', pending: '等待生效', failed: '未能生效' } as Record<EdgeSettingState, string>,
+  noEdge: '本环境未运行边缘节点，配置已保存，但不会在边缘生效',
+  title: '边缘节点',
+  runs: '边缘运行的配置版本',
+  appliedAt: '生效时间',
+  refused: '边缘节点未能应用该服务的最新配置，仍在使用上一次成功的配置',
+  liveOutOfScope: '直播服务的推流与播放（RTMP/HLS）不在本边缘节点上运行',
+  http3Unsupported: '本边缘节点（nginx 1.22）不支持 QUIC，HTTP/3 设置已保存，但不会生效',
+  serviceClosed: '服务已关闭',
+  unknownDomain: '该域名未接入本节点',
+} as const;
