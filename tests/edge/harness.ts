@@ -130,7 +130,7 @@ export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; age
         res.on('error', reject);
       };
       const req = o.https
-        ? https.request({ ...base, port: ports.https, servername: host, rejectUnauthorized: false, minVersion: o.minVersion ?? 'TLSv1', maxVersion: o.maxVersion ?? 'TLSv1.3', ALPNProtocols: o.alpn, ciphers: 'DEFAULT:@SECLEVEL=0' }, onRes)
+        ? https.request({ ...base, port: ports.https, servername: host, rejectUnauthorized: false, minVersion: o.minVersion ?? 'TLSv1', maxVersion: o.maxVersion ?? 'TLSv1.3', ...(o.alpn ? { ALPNProtocols: o.alpn } : {}), ciphers: 'DEFAULT:@SECLEVEL=0' } as https.RequestOptions, onRes)
         : http.request({ ...base, port: ports.http }, onRes);
       req.on('error', reject);
       if (o.body) req.write(o.body);
