@@ -17,7 +17,7 @@ import { startDemoOrigin, type DemoOrigin } from '../../src/origin/server';
 import { EdgeAgent } from '../../src/edge/agent';
 import { registerNode, currentVersion } from '../../src/server/edge/repo';
 import { seedDemoOrigins } from '../../src/server/seed/edge';
-import type { ServerConfig } from '../../src/server/config';
+import { configFromEnv, type ServerConfig } from '../../src/server/config';
 
 export const nginxInstalled = fs.existsSync('/usr/sbin/nginx');
 
@@ -63,6 +63,8 @@ export interface EdgeStack {
   agent: EdgeAgent;
   dir: string;
   ports: { http: number; https: number };
+  /** The node's key (to start another agent on the same node). */
+  key: string;
   /** demo, signed in. */
   client: Client;
   /** Saves a setting through the API as the customer (throws with the answer when refused). */
@@ -89,10 +91,12 @@ export function selfSigned(domain: string): { crt: string; key: string } {
 }
 
 export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; agentLog?: boolean } = {}): Promise<EdgeStack> {
-  const server = await startTestServer({ config: opts.config });
+  // the demo origin first: the server allows its address as the demo's origin (config.edge.demoOrigin)
+  const origin = await startDemoOrigin(0);
+  const base = configFromEnv({});
+  const server = await startTestServer({ config: { ...opts.config, edge: { ...base.edge, ...opts.config?.edge, demoOrigin: `127.0.0.1:${origin.port}` } } });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as net.AddressInfo).port}`;
-  const origin = await startDemoOrigin(0);
   await seedDemoOrigins(server.db, `127.0.0.1:${origin.port}`);
   const key = await registerNode(server.db, 'test', randomBytes(18).toString('base64url'));
   const ports = { http: await freePort(), https: await freePort() };
@@ -200,6 +204,7 @@ export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; age
     agent,
     dir,
     ports,
+    key,
     client,
     save,
     saveLive: async (b, s, v) => {
