@@ -9,6 +9,7 @@
 import type { EdgeCompiler, EdgeContext, EdgeLocation, EdgeOutput } from '../../../schemas/edge';
 import type { EdgeService } from '../../shared/edge';
 import { EDGE_TEXTS } from '../../shared/edge';
+import { rulesParts } from '../rules/lua';
 
 export interface CompileOptions {
   ports: { http: number; https: number };
@@ -118,6 +119,8 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
     'proxy_cache_key $host$uri?$edge_key_args;',
     ...all('proxy'),
   );
+  const rules = s.paused ? null : rulesParts(s); // edge rules (src/edge/rules/lua.ts)
+  if (rules) proxy.splice(0, proxy.length, ...rules.proxy(proxy));
 
   const body: string[] = [];
   body.push(`set $edge_service ${s.id};`, 'set $edge_key_args $args;');
@@ -126,10 +129,11 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
     body.push('error_page 403 /__edge/closed.html;', 'location = /__edge/closed.html { internal; root ' + q(opts.pagesDir) + '; add_header X-Cache MISS always; }', 'location / { return 403; }');
   } else {
     body.push(...all('server'));
+    if (rules) body.push(...rules.server);
     const access = all('access_lua');
     if (access.length) body.push('access_by_lua_block {', ...indent(access), '}');
     // X-Cache on every answer, then the settings' header filters (one block: nginx keeps only one per level)
-    body.push('header_filter_by_lua_block {', '  local st = ngx.var.upstream_cache_status', '  ngx.header["X-Cache"] = (st == "HIT" or st == "STALE" or st == "UPDATING" or st == "REVALIDATED") and "HIT" or "MISS"', ...indent(all('header_lua')), '}');
+    body.push('header_filter_by_lua_block {', '  local st = ngx.var.upstream_cache_status', '  ngx.header["X-Cache"] = (st == "HIT" or st == "STALE" or st == "UPDATING" or st == "REVALIDATED") and "HIT" or "MISS"', ...indent(all('header_lua')), ...indent(rules?.header ?? []), '}');
     const locations: EdgeLocation[] = [...all('locations')];
     const kindOrder = (m: string) => (m.startsWith('=') ? 0 : m.startsWith('^~') ? 1 : m.startsWith('~') ? 2 : 3);
     locations.sort((a, b) => kindOrder(a.match) - kindOrder(b.match) || (a.order ?? 0) - (b.order ?? 0));

@@ -1,0 +1,364 @@
+-- Edge rules on the edge (docs/edge-rules.md "On the edge"): the rule-set semantics of
+-- src/shared/edgerules/evaluate.ts run on a real request inside nginx.
+--
+--   rewrite_by_lua:  er.rewrite(er.set(key, factory)) — the service's compiled rules (src/edge/rules/lua.ts)
+--                    run in priority order; a redirect, exit or error page answers at once; otherwise
+--                    request headers, method, body, query and the pending URI rewrite are applied and
+--                    the request goes on to the cache or the origin, rate-limited when asked.
+--   header_filter:   er.header_filter() — the response header changes, on every answer of the request.
+--
+-- A rule that fails at run time stops there (as in the tester), never the request.
+
+local fn = require "edgerules.fn"
+
+local _M = {}
+
+local ngx = ngx
+local ngx_var = ngx.var
+local ngx_req = ngx.req
+local re_match = ngx.re.match
+local type = type
+local pairs = pairs
+local ipairs = ipairs
+local tostring = tostring
+local error = error
+local pcall = pcall
+local concat = table.concat
+local lower = string.lower
+local find = string.find
+local sub = string.sub
+local gsub = string.gsub
+local str = fn.str
+local pairs_of = fn.pairs_of
+local decode = fn.decode
+
+math.randomseed(ngx.now() * 1000 + (ngx.worker and ngx.worker.pid() or 0))
+
+-- compiled rule sets of this worker, by service and version
+local sets = {}
+
+-- the rules of a service: built once per worker from the compiled factory
+function _M.set(key, factory)
+  local s = sets[key]
+  if not s then
+    s = factory(fn)
+    sets[key] = s
+  end
+  return s
+end
+
+local BODY_MAX = 16 * 1024
+
+local function read_body(limit)
+  ngx_req.read_body()
+  local data = ngx_req.get_body_data()
+  if data then return limit and sub(data, 1, limit) or data end
+  local file = ngx_req.get_body_file()
+  if not file then return "" end
+  local f = io.open(file, "rb")
+  if not f then return "" end
+  data = f:read(limit or "*a") or ""
+  f:close()
+  return data
+end
+
+-- the request as the rules read it, from its raw parts: method, scheme, host, uri, query, headers (names
+-- in lower case), body, ip, country, time — what the evaluator's parseRequest() makes of a sample
+function _M.build(raw)
+  local headers = raw.headers
+  local host = raw.host or ""
+  local labels = {}
+  for l in string.gmatch(gsub(host, ":%d+$", ""), "[^.]+") do labels[#labels + 1] = l end
+  local query = raw.query or ""
+  local full_body = raw.body or ""
+  local req = {
+    method = string.upper(raw.method or "GET"),
+    scheme = lower(raw.scheme or "http"),
+    host = host,
+    labels = labels,
+    uri = raw.uri or "/",
+    query = query,
+    args = pairs_of(query, "&", true),
+    headers = headers,
+    body = sub(full_body, 1, BODY_MAX),
+    ip = raw.ip or "",
+    country = string.upper(raw.country or ""),
+    time = raw.time or ngx.time(),
+  }
+  local cookies, post
+  req.cookies = function()
+    if not cookies then cookies = pairs_of(headers["cookie"] or "", ";", false) end
+    return cookies
+  end
+  req.post = function()
+    if not post then
+      if find(headers["content-type"] or "", "application/x-www-form-urlencoded", 1, true) then
+        post = pairs_of(full_body, "&", true)
+      else
+        post = {}
+      end
+    end
+    return post
+  end
+  return req
+end
+
+-- the request nginx is serving (as it arrived)
+local function request(needs_body)
+  local headers = {}
+  for k, v in pairs(ngx_req.get_headers(0)) do
+    if type(v) == "table" then v = concat(v, ", ") end
+    headers[lower(k)] = v
+  end
+  return _M.build({
+    method = ngx_req.get_method(),
+    scheme = ngx_var.scheme,
+    host = ngx_var.http_host or ngx_var.host,
+    uri = ngx_var.uri,
+    query = ngx_var.args,
+    headers = headers,
+    body = needs_body and read_body(nil) or "",
+    ip = ngx_var.remote_addr,
+    country = ngx_var.geoip_country_code,
+    time = ngx.time(),
+  })
+end
+
+-- runs the rules on a request: the evaluator's run() (state, rewrite, trace of outcomes)
+function _M.run(set, req)
+  local st = {
+    status = nil, location = nil, body = nil, error_page = nil,
+    method = req.method, request_body = nil, deleted_args = {},
+    req_headers = {}, rsp_headers = {}, after = nil, rate = nil,
+  }
+  local c = { req = req, st = st, groups = nil, caps = {}, halt = 0, ended = nil, missing = nil, priority = 0 }
+  local stopped, ended_early = false, false
+  local rewrite = nil
+  local trace = {}
+  for i, r in ipairs(set.rules) do
+    local outcome
+    if stopped then
+      outcome = "not_reached"
+    elseif r.st == "OFF" then
+      outcome = "off"
+    elseif r.st == "DEBUG" and lower(r.ip) ~= lower(req.ip) then
+      outcome = "debug_ip"
+    elseif r.invalid then
+      outcome = "invalid"
+    else
+      local go = true
+      c.groups = nil
+      if r.pat then
+        local m = re_match(req.uri, r.pat, "jo")
+        if not m then
+          outcome = "no_match"
+          go = false
+        else
+          c.groups = m
+        end
+      end
+      if go then
+        c.caps = {}
+        c.halt = 0
+        c.ended = nil
+        c.missing = nil
+        c.priority = r.p
+        local ok, text = pcall(function()
+          local buf = {}
+          for _, code in ipairs(r.code) do
+            local v = code(c)
+            if c.halt ~= 0 then break end
+            local t = type(v)
+            if t == "string" then buf[#buf + 1] = v
+            elseif t == "table" then buf[#buf + 1] = str(v) end
+          end
+          return concat(buf)
+        end)
+        if not ok then
+          if type(text) ~= "table" or not text.edge then error(text, 0) end
+          outcome = "error"
+        elseif c.halt == 1 then
+          outcome = "condition_false"
+        elseif c.halt == 2 then
+          outcome = c.ended
+          stopped = true
+          ended_early = true
+        else
+          outcome = "matched"
+          if text ~= "" and not c.missing then
+            rewrite = { text = text, q = r.q }
+          end
+          if r.brk then
+            outcome = "break"
+            stopped = true
+          end
+        end
+      end
+    end
+    trace[i] = r.id .. ":" .. outcome
+  end
+  st.trace = trace
+
+  -- the query after $DEL_ARG, then the rewrite (only when the set did not end early)
+  local query = req.query
+  if #st.deleted_args > 0 and query ~= "" then
+    local del = {}
+    for _, n in ipairs(st.deleted_args) do del[n] = true end
+    local keep = {}
+    for part in string.gmatch(query .. "&", "([^&]*)&") do
+      local eq = find(part, "=", 1, true)
+      if not del[decode(eq and sub(part, 1, eq - 1) or part, true)] then keep[#keep + 1] = part end
+    end
+    query = concat(keep, "&")
+  end
+  local path = req.uri
+  st.rewritten = false
+  if rewrite and not ended_early then
+    st.rewritten = true
+    local text = rewrite.text
+    local q = find(text, "?", 1, true)
+    path = q and sub(text, 1, q - 1) or text
+    local own = q and sub(text, q + 1) or ""
+    if sub(path, 1, 1) ~= "/" and not find(path, "^https?://") then path = "/" .. path end
+    if rewrite.q == "none" then
+      query = ""
+    elseif rewrite.q == "drop" then
+      query = own
+    elseif own ~= "" and query ~= "" then
+      query = own .. "&" .. query
+    elseif own ~= "" then
+      query = own
+    end
+  end
+  st.path = path
+  st.query = query
+  return st
+end
+
+local METHOD_IDS = {
+  GET = ngx.HTTP_GET, HEAD = ngx.HTTP_HEAD, PUT = ngx.HTTP_PUT, POST = ngx.HTTP_POST,
+  DELETE = ngx.HTTP_DELETE, OPTIONS = ngx.HTTP_OPTIONS, PATCH = ngx.HTTP_PATCH,
+}
+
+-- what the trace header shows (only to a caller holding the node's key)
+local function trace_header(st)
+  return "rate=" .. tostring(st.rate or "") .. ";after=" .. tostring(st.after or "") .. ";rules=" .. concat(st.trace, ",")
+end
+
+-- the rewrite phase: run the rules and act on the outcome
+function _M.rewrite(set)
+  if ngx_req.is_internal() then return end
+  local ctx = ngx.ctx
+  if ctx.edge_rules then return end
+  local req = request(set.body)
+  local st = _M.run(set, req)
+  ctx.edge_rules = st
+
+  local auth = ngx_var.http_x_edge_trace
+  if auth then
+    if auth == ngx_var.edge_node_auth then ctx.edge_trace = trace_header(st) end
+    ngx_req.clear_header("X-Edge-Trace")
+  end
+
+  if st.status then
+    if st.location then
+      return ngx.redirect(st.location, st.status)
+    end
+    if st.error_page then
+      local page = st.error_page
+      local body = ""
+      if sub(page, 1, 1) == "/" then
+        local res = ngx.location.capture(page, { method = ngx.HTTP_GET })
+        if res and res.status == 200 then body = res.body or "" end
+      end
+      ngx.status = st.status
+      ngx.header["Content-Type"] = "text/html; charset=utf-8"
+      ngx.print(body)
+      return ngx.exit(ngx.HTTP_OK)
+    end
+    if st.body == "" and st.status >= 300 then
+      return ngx.exit(st.status)
+    end
+    ngx.status = st.status
+    ngx.header["Content-Type"] = "text/plain; charset=utf-8"
+    ngx.print(st.body)
+    return ngx.exit(ngx.HTTP_OK)
+  end
+
+  -- request headers, in the order asked; some the edge sets for the origin are variables
+  for _, h in ipairs(st.req_headers) do
+    if h.applied then
+      local name = h.name
+      local lname = lower(name)
+      local var = lname == "x-forwarded-for" and "edge_xff" or lname == "x-real-ip" and "edge_real_ip"
+        or lname == "x-forwarded-proto" and "edge_fwd_proto" or nil
+      if var then
+        if h.action == "delete" then
+          ngx_var[var] = ""
+        elseif h.cover or ngx_var[var] == "" then
+          ngx_var[var] = h.value
+        else
+          ngx_var[var] = ngx_var[var] .. ", " .. h.value
+        end
+      elseif h.action == "delete" then
+        ngx_req.clear_header(name)
+      elseif h.cover then
+        ngx_req.set_header(name, h.value)
+      else
+        local old = ngx_req.get_headers(0)[name]
+        if old == nil then
+          ngx_req.set_header(name, h.value)
+        else
+          if type(old) ~= "table" then old = { old } end
+          old[#old + 1] = h.value
+          ngx_req.set_header(name, old)
+        end
+      end
+    end
+  end
+
+  if st.method ~= req.method then ngx_req.set_method(METHOD_IDS[st.method]) end
+  if st.request_body then
+    ngx_req.read_body()
+    ngx_req.set_body_data(st.request_body)
+  end
+  if st.rate then ngx_var.limit_rate = st.rate end
+  if st.after then ngx_var.edge_rate_after = st.after end
+
+  if st.query ~= req.query then
+    if ngx_var.edge_key_args == req.query then ngx_var.edge_key_args = st.query end
+    ngx_req.set_uri_args(st.query)
+  end
+  if st.rewritten and st.path ~= req.uri then
+    ngx_req.set_uri(st.path, true)
+  end
+end
+
+-- the header filter: response header changes, on whatever answer the request gets
+function _M.header_filter()
+  local ctx = ngx.ctx
+  if ctx.edge_trace then ngx.header["X-Edge-Trace"] = ctx.edge_trace end
+  local st = ctx.edge_rules
+  if not st then return end
+  local header = ngx.header
+  for _, h in ipairs(st.rsp_headers) do
+    if h.applied then
+      if h.action == "delete" then
+        header[h.name] = nil
+      elseif h.cover then
+        header[h.name] = h.value
+      else
+        local old = header[h.name]
+        if old == nil then
+          header[h.name] = h.value
+        else
+          if type(old) ~= "table" then old = { old } end
+          old[#old + 1] = h.value
+          header[h.name] = old
+        end
+      end
+    end
+  end
+end
+
+return _M
