@@ -163,8 +163,8 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
 
   const rule = loaded?.summary !== undefined ? meta.summary.find((r) => r.label === loaded.summary) : value !== undefined ? registry.summary(meta.id, value) : undefined;
   const ctx: RuleContext = useMemo(
-    () => ({ kind, bucketName, read: async (other: string) => (await io.load(other, bucketName)).data, bucket: (name: string) => io.bucket(name) }),
-    [kind, io, bucketName],
+    () => ({ kind, bucketName, read: async (other: string) => (await io.load(other, bucketName)).data, bucket: (name: string) => io.bucket(name), vars: loaded?.vars }),
+    [kind, io, bucketName, loaded?.vars],
   );
   const help = helpFor(meta, kind);
   const notesShown = meta.notes && value !== undefined && (!meta.notes.when || registry.ajv.validate(meta.notes.when, value));

@@ -88,6 +88,8 @@ export interface RuleContext {
   bucketName: string;
   /** Another service of the same account, or null when the account has none of that name. */
   bucket(name: string): Promise<{ kind: ServiceKind } | null>;
+  /** The server variables the setting names in setting.json "serverVars" (the GET answer's `vars`), e.g. demo_origin. */
+  vars?: Record<string, string>;
 }
 
 /** Logic written once beside a schema and run by both the server and the console. */

@@ -1,12 +1,18 @@
-import type { Refusal, SettingRules } from '../../types';
+import type { Refusal, RuleContext, SettingRules } from '../../types';
+import { DEMO_ORIGIN_VAR, refusedOrigins } from '../../../src/shared/origins';
 
 interface Origin { servers: { address: string; port: number; weight: number; backup: boolean }[] }
 
 const rules: SettingRules = {
-  /** At least one primary origin (21604), and an address and port only once. */
-  guard(value: Origin): Refusal[] | null {
+  /**
+   * At least one primary origin (21604), an address and port only once, and no origin at this machine,
+   * a link-local or a metadata address (20011, src/shared/origins.ts) — except the operator's demo
+   * origin at exactly its address and port (the server variable demo_origin, in the GET answer's vars).
+   */
+  guard(value: Origin, ctx?: RuleContext): Refusal[] | null {
     const errors: Refusal[] = [];
     if (value.servers.length > 0 && value.servers.every((s) => s.backup)) errors.push({ path: '/servers', code: 21604 });
+    for (const i of refusedOrigins(value.servers, ctx?.vars?.[DEMO_ORIGIN_VAR])) errors.push({ path: `/servers/${i}/address`, code: 20011 });
     const seen = new Map<string, number>();
     value.servers.forEach((s, i) => {
       const key = `${s.address.toLowerCase()}:${s.port}`;

@@ -16,6 +16,7 @@ import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
 import type { RuleContext } from '../../../schemas/types';
 import type { ServiceKind } from '../../shared/services';
+import { DEMO_ORIGIN_VAR } from '../../shared/origins';
 import type { SessionUser } from '../accounts/session';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok } from '../http/envelope';
@@ -36,7 +37,8 @@ export function assertNotLocked(user: SessionUser): void {
 }
 
 export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry, config: ServerConfig): void {
-  const serverVars: Record<string, string> = { http3_cname: config.http3Cname };
+  // the operator's demo origin may be an origin of the demo's services although it is local (src/shared/origins.ts)
+  const serverVars: Record<string, string> = { http3_cname: config.http3Cname, [DEMO_ORIGIN_VAR]: config.edge.demoOrigin };
 
   function declarationOf(id: string, kind: string) {
     const d = registry.get(id);
@@ -50,8 +52,9 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     return fixed !== undefined ? fixed : readSetting(db, registry, bucket.id, id);
   }
 
-  function contextFor(user: SessionUser, bucket: BucketRow): RuleContext {
+  function contextFor(user: SessionUser, bucket: BucketRow, id: string): RuleContext {
     return {
+      vars: varsOf(id),
       kind: bucket.kind as ServiceKind,
       bucketName: bucket.name,
       read: (other) => valueOf(bucket, other),
@@ -102,7 +105,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     const { bucket_name: _omit, ...written } = body;
     // fields documented under another name (setting.json "fieldAliases", e.g. HTTP/3 http3_enable)
     const payload = registry.unalias(id, written);
-    const result = await registry.validate(id, payload, contextFor(user, bucket));
+    const result = await registry.validate(id, payload, contextFor(user, bucket, id));
     if (!result.ok) throw new ApiError(result.errors.find((e) => e.code)?.code ?? VALIDATION_ERROR, 400, result.errors);
     await db.transaction().execute(async (trx) => {
       await writeSetting(trx, bucket.id, id, result.value, user.id);

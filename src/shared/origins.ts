@@ -1,0 +1,159 @@
+/**
+ * Where a customer's origin may not point (docs/edge.md "Access control, paused services and origins"):
+ * the edge fetches from an origin on the customer's behalf, so an origin at this machine's loopback, a
+ * link-local address or a cloud metadata service would let a customer read what only the edge can reach.
+ *
+ * One rule for every place an origin is written: the origin setting's guard (schemas/settings/origin/
+ * rules.ts, run by the console and the server alike). The operator's own demo origin (DEMO_ORIGIN, the
+ * server variable `demo_origin`) stays allowed at exactly its address and port.
+ *
+ * The check is on the text written, without DNS: a public name that resolves to a local address is not
+ * caught here (docs/edge.md says so).
+ */
+
+/** The server variable (setting.json "serverVars") carrying the operator's demo origin, `host:port`. */
+export const DEMO_ORIGIN_VAR = 'demo_origin';
+
+/** Names that are this machine or a metadata service whatever DNS says. */
+const LOCAL_NAMES = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'ip6-localhost',
+  'ip6-loopback',
+  'metadata',
+  'metadata.google.internal',
+  'metadata.tencentyun.com',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
+
+/** Metadata services outside the link-local range (Alibaba Cloud's; AWS's IPv6 one is below). */
+const METADATA_V4 = new Set([ipv4('100.100.100.200')!]);
+
+type V4 = number;
+
+function ipv4(text: string): V4 | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (!m) return null;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return null;
+  return ((parts[0] << 24) >>> 0) + (parts[1] << 16) + (parts[2] << 8) + parts[3];
+}
+
+/**
+ * The address a resolver's inet_aton makes of a numeric name ("127.1", "0x7f.0.0.1", "2130706433",
+ * "0177.0.0.1"): nginx hands names it cannot read as a.b.c.d to getaddrinfo, which reads them so.
+ */
+function inetAton(text: string): V4 | null {
+  const parts = text.split('.');
+  if (parts.length < 1 || parts.length > 4) return null;
+  const nums: number[] = [];
+  for (const p of parts) {
+    let n: number;
+    if (/^0x[0-9a-f]*$/i.test(p)) n = p.length > 2 ? parseInt(p.slice(2), 16) : 0;
+    else if (/^0[0-7]*$/.test(p)) n = parseInt(p, 8);
+    else if (/^[1-9]\d*$/.test(p)) n = Number(p);
+    else return null;
+    nums.push(n);
+  }
+  const last = nums.pop()!;
+  if (nums.some((n) => n > 255)) return null;
+  if (last >= 2 ** (8 * (4 - nums.length))) return null;
+  let addr = 0;
+  nums.forEach((n, i) => (addr += n * 2 ** (8 * (3 - i))));
+  return addr + last;
+}
+
+/** nginx's own reading of a.b.c.d: every part decimal, leading zeros ignored ("0177.0.0.1" is 177.0.0.1). */
+function nginxAddr(text: string): V4 | null {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (!m) return null;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return null;
+  return ((parts[0] << 24) >>> 0) + (parts[1] << 16) + (parts[2] << 8) + parts[3];
+}
+
+const inV4 = (a: V4, net: string, bits: number) => {
+  const base = ipv4(net)!;
+  const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
+  return ((a & mask) >>> 0) === ((base & mask) >>> 0);
+};
+
+function localV4(a: V4): boolean {
+  return (
+    inV4(a, '127.0.0.0', 8) || // loopback
+    inV4(a, '0.0.0.0', 8) || // "this host": connecting to 0.0.0.0 reaches the loopback on Linux
+    inV4(a, '169.254.0.0', 16) || // link-local, with the metadata service 169.254.169.254
+    METADATA_V4.has(a)
+  );
+}
+
+/** Sixteen bytes of an IPv6 address, or null. */
+function ipv6(text: string): number[] | null {
+  let s = text.replace(/^\[|\]$/g, '').toLowerCase();
+  const zone = s.indexOf('%');
+  if (zone >= 0) s = s.slice(0, zone);
+  if (!s.includes(':')) return null;
+  // a trailing dotted IPv4 (::ffff:127.0.0.1) as its two groups
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
+  if (v4) {
+    const a = ipv4(v4[1]);
+    if (a === null) return null;
+    s = s.slice(0, -v4[1].length) + ((a >>> 16) & 0xffff).toString(16) + ':' + (a & 0xffff).toString(16);
+  }
+  const halves = s.split('::');
+  if (halves.length > 2) return null;
+  const group = (h: string) => (h ? h.split(':') : []);
+  const head = group(halves[0]);
+  const rest = halves.length === 2 ? group(halves[1]) : [];
+  if ([...head, ...rest].some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  const total = head.length + rest.length;
+  if (halves.length === 1 ? total !== 8 : total > 7) return null;
+  const all = [...head, ...Array(8 - total).fill('0'), ...rest].map((g) => parseInt(g, 16));
+  return all.flatMap((w) => [w >> 8, w & 0xff]);
+}
+
+function localV6(b: number[]): boolean {
+  const zeroUpTo = (n: number) => b.slice(0, n).every((x) => x === 0);
+  if (zeroUpTo(15) && (b[15] === 1 || b[15] === 0)) return true; // ::1 loopback, :: unspecified
+  if (b[0] === 0xfe && (b[1] & 0xc0) === 0x80) return true; // fe80::/10 link-local
+  // AWS's IPv6 metadata service fd00:ec2::254
+  if (b.join(',') === [0xfd, 0, 0x0e, 0xc2, ...Array(10).fill(0), 0x02, 0x54].join(',')) return true;
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d) addresses: the IPv4 rule
+  const v4 = ((b[12] << 24) >>> 0) + (b[13] << 16) + (b[14] << 8) + b[15];
+  if (zeroUpTo(10) && ((b[10] === 0xff && b[11] === 0xff) || (b[10] === 0 && b[11] === 0))) return localV4(v4);
+  return false;
+}
+
+/**
+ * Whether an origin address (an IPv4 or IPv6 address or a host name, as written) is this machine, a
+ * link-local address or a metadata service: 127.0.0.0/8, 0.0.0.0/8, 169.254.0.0/16, ::1, fe80::/10,
+ * IPv4-mapped forms of those, metadata addresses, and names such as localhost (and *.localhost).
+ */
+export function isLocalOriginAddress(address: string): boolean {
+  const a = address.trim().toLowerCase().replace(/\.$/, '');
+  if (!a) return false;
+  if (LOCAL_NAMES.has(a) || a.endsWith('.localhost')) return true;
+  const v6 = ipv6(a);
+  if (v6) return localV6(v6);
+  for (const v4 of [nginxAddr(a), inetAton(a)]) if (v4 !== null && localV4(v4)) return true;
+  return false;
+}
+
+/** Whether `address:port` is exactly the operator's demo origin (`host:port`, the server variable). */
+export function isOperatorOrigin(address: string, port: number, operator: string | undefined): boolean {
+  if (!operator) return false;
+  const i = operator.lastIndexOf(':');
+  const host = i > 0 ? operator.slice(0, i) : operator;
+  const p = i > 0 ? Number(operator.slice(i + 1)) : 80;
+  return host.toLowerCase() === address.trim().toLowerCase() && p === port;
+}
+
+/** The origin servers a customer may not write: local addresses other than the operator's demo origin. */
+export function refusedOrigins<T extends { address: string; port: number }>(servers: T[], operator?: string): number[] {
+  const out: number[] = [];
+  servers.forEach((s, i) => {
+    if (isLocalOriginAddress(s.address) && !isOperatorOrigin(s.address, s.port, operator)) out.push(i);
+  });
+  return out;
+}

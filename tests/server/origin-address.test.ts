@@ -1,0 +1,72 @@
+/**
+ * Origins at this machine, a link-local or a metadata address are refused for customers' services
+ * (20011, src/shared/origins.ts, the origin setting's guard); the operator's demo origin (DEMO_ORIGIN,
+ * config.edge.demoOrigin) stays allowed at exactly its address and port, and the GET answer carries it
+ * (vars.demo_origin) so that the console's dialog runs the same guard and agrees.
+ */
+import { startTestServer, Client, type TestServer } from './helpers';
+import { configFromEnv } from '../../src/server/config';
+import type { RuleContext } from '../../schemas/types';
+
+const DEMO = '127.0.0.1:18082';
+let s: TestServer;
+let c: Client;
+beforeAll(async () => {
+  s = await startTestServer({ config: { edge: { ...configFromEnv({}).edge, demoOrigin: DEMO } } });
+  c = await new Client(s.app).signIn('demo');
+}, 180000);
+afterAll(async () => {
+  await s.close();
+});
+
+const failover = { enable: true, timeout: 10, max_fails: 3 };
+const srv = (address: string, port = 80, backup = false) => ({ address, port, weight: 10, backup });
+const save = (bucket: string, servers: object[]) => c.post('/api/settings/origin/', { bucket_name: bucket, protocol: 'http', host: '', servers, failover });
+
+test.each(['127.0.0.1', '127.8.9.10', '127.1', '0177.0.0.1', '169.254.169.254', '169.254.0.23', '100.100.100.200', '0.0.0.0', 'localhost.localdomain', 'api.localhost', 'metadata.google.internal'])(
+  'an origin at %s is refused with 20011 at its field',
+  async (address) => {
+    const res = await save('demo-www', [srv('1.2.3.4'), srv(address)]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      error_code: 20011,
+      message: '源站地址不能是本机、链路本地或元数据地址',
+      errors: [{ path: '/servers/1/address', code: 20011, message: '源站地址不能是本机、链路本地或元数据地址' }],
+    });
+  },
+);
+
+test('nothing is stored when refused; public and private addresses are saved', async () => {
+  const before = (await c.get('/api/settings/origin/?bucket_name=demo-static')).json().data;
+  expect((await save('demo-static', [srv('127.0.0.1', 8080)])).statusCode).toBe(400);
+  expect((await c.get('/api/settings/origin/?bucket_name=demo-static')).json().data).toEqual(before);
+  const ok = await save('demo-static', [srv('203.0.113.7'), srv('10.0.0.8', 8080, true), srv('origin.example.com')]);
+  expect(ok.statusCode).toBe(200);
+});
+
+test('the demo origin is allowed at exactly its address and port, also when the dialog is saved again', async () => {
+  const res = await save('demo-www', [srv('127.0.0.1', 18082)]);
+  expect(res.statusCode).toBe(200);
+  // what the console loads and saves back unchanged
+  const loaded = (await c.get('/api/settings/origin/?bucket_name=demo-www')).json();
+  expect(loaded.vars).toEqual({ demo_origin: DEMO });
+  expect((await c.post('/api/settings/origin/', { bucket_name: 'demo-www', ...loaded.data })).statusCode).toBe(200);
+  // another port of the same machine is not the demo origin
+  expect((await save('demo-www', [srv('127.0.0.1', 18082), srv('127.0.0.1', 22, true)])).json()).toMatchObject({ error_code: 20011, errors: [{ path: '/servers/1/address' }] });
+  expect((await save('demo-www', [srv('api.localhost', 18082)])).json()).toMatchObject({ error_code: 20011 });
+  // a bare name is not a domain at all: the schema's own message, before any guard
+  expect((await save('demo-www', [srv('localhost', 18082)])).json()).toMatchObject({ error_code: 20001, errors: [{ path: '/servers/0/address', message: '请填写正确的源站地址：IPv4 地址或域名，不带 http:// 和端口' }] });
+});
+
+test('the console runs the same guard with the vars of the GET answer: the same verdicts', async () => {
+  const registry = s.registry;
+  const loaded = (await c.get('/api/settings/origin/?bucket_name=demo-www')).json();
+  const ctx = (vars?: Record<string, string>): RuleContext => ({ kind: 'cdn', bucketName: 'demo-www', read: async () => undefined, bucket: async () => null, vars });
+  const value = (servers: object[]) => ({ protocol: 'http', host: '', servers, failover });
+  const demo = await registry.validate('origin', value([srv('127.0.0.1', 18082)]), ctx(loaded.vars));
+  expect(demo.ok).toBe(true);
+  const local = await registry.validate('origin', value([srv('169.254.169.254')]), ctx(loaded.vars));
+  expect(local).toMatchObject({ ok: false, errors: [{ path: '/servers/0/address', code: 20011, message: '源站地址不能是本机、链路本地或元数据地址' }] });
+  // without the server's variable even the demo address is refused: the server alone decides what the operator's origin is
+  expect((await registry.validate('origin', value([srv('127.0.0.1', 18082)]), ctx(undefined))).ok).toBe(false);
+});
