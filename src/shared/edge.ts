@@ -119,6 +119,28 @@ export interface EdgeStatus {
 
 export type EdgeSettingState = 'applied' | 'pending' | 'failed';
 
+/**
+ * The edge's own refusals, by the 8-digit codes that 自定义错误页面 offers for them (spec 002 §9,
+ * schemas/settings/error_pages): the HTTP status is the code's first three digits. A setting whose
+ * compiler refuses a request names the kind in the nginx variable `$edge_refusal` (declared empty in
+ * every server block) before it answers, e.g. `ngx.var.edge_refusal = 40310002; return ngx.exit(403)`,
+ * so that the page configured for that kind is served (docs/edge.md "Compression, error pages and cache").
+ */
+export const EDGE_REFUSALS = {
+  /** IP/地区限制 (ip_antileech) */
+  ip: 40310001,
+  /** 防盗链拦截 (referer_antileech) */
+  referer: 40310002,
+  /** 回源鉴权失败: no setting of this installation refuses so */
+  originAuth: 40110003,
+  /** 安全防护拦截: no setting of this installation refuses so */
+  security: 40310004,
+  /** 边缘规则拦截 (edge rules' access control) */
+  edgeRules: 40310005,
+  /** 服务已关闭 (cost control paused the service) */
+  closed: 40310006,
+} as const;
+
 /** The console's words for the edge (docs/edge.md). */
 export const EDGE_TEXTS = {
   settingState: { applied: '已生效', pending: '等待生效', failed: '未能生效' } as Record<EdgeSettingState, string>,

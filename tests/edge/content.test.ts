@@ -1,0 +1,138 @@
+/**
+ * Compression and error pages on the edge (docs/edge.md "Compression, error pages and cache"): what a
+ * client sees after saving 智能压缩 and 自定义错误页面 through the API, by real requests through nginx.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { startEdgeStack, type EdgeStack } from './harness';
+
+let edge: EdgeStack;
+const WWW = 'www.demo-example.com';
+const STATIC = 'static.demo-example.com';
+
+beforeAll(async () => {
+  edge = await startEdgeStack();
+  await edge.waitLive();
+});
+afterAll(async () => {
+  await edge?.close();
+});
+
+const get = (host: string, p: string, ae?: string, headers: Record<string, string> = {}) => edge.request(host, p, { headers: { ...(ae === undefined ? {} : { 'accept-encoding': ae }), ...headers } });
+const decode = (res: { headers: Record<string, unknown>; body: Buffer }) =>
+  res.headers['content-encoding'] === 'br' ? zlib.brotliDecompressSync(res.body) : res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(res.body) : res.body;
+
+describe('智能压缩 (compression)', () => {
+  test('by default both are on: br when the client accepts it, else gzip, else nothing; the body is the same', async () => {
+    const plain = await get(WWW, '/big.txt');
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await get(WWW, '/big.txt', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    const gz = await get(WWW, '/big.txt', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(decode(br).equals(plain.body)).toBe(true);
+    expect(decode(gz).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    // a compressed answer served from the cache (the cache holds the plain body)
+    expect(br.headers['x-cache']).toBe('HIT');
+    // an image is not compressed
+    const png = await get(WWW, '/img/logo.png', 'gzip, br');
+    expect(png.headers['content-encoding']).toBeUndefined();
+  });
+
+  test('the origin is asked for the plain body whatever the client accepts', async () => {
+    const res = await get(WWW, '/echo/ae', 'gzip, br');
+    expect(JSON.parse(decode(res).toString()).headers['accept-encoding']).toBeUndefined();
+  });
+
+  test('Gzip only: a client accepting both gets gzip, one accepting only br gets nothing', async () => {
+    await edge.saveLive('demo-www', 'compression', { gzip: { disable: false, level: 6 }, br: { disable: true, level: 1 } });
+    expect((await get(WWW, '/big.txt', 'gzip, br')).headers['content-encoding']).toBe('gzip');
+    expect((await get(WWW, '/big.txt', 'br')).headers['content-encoding']).toBeUndefined();
+    expect((await get(WWW, '/css/site.css', 'br;q=1.0, gzip;q=0.5')).headers['content-encoding']).toBe('gzip');
+  });
+
+  test('Brotli only: gzip clients get nothing', async () => {
+    await edge.saveLive('demo-www', 'compression', { gzip: { disable: true, level: 1 }, br: { disable: false, level: 4 } });
+    expect((await get(WWW, '/big.txt', 'gzip')).headers['content-encoding']).toBeUndefined();
+    expect((await get(WWW, '/big.txt', 'gzip, br')).headers['content-encoding']).toBe('br');
+  });
+
+  test('the level is the chosen one: level 9 / 11 compresses smaller than level 1', async () => {
+    const size = async (gzip: number, br: number, ae: string) => {
+      await edge.saveLive('demo-www', 'compression', { gzip: { disable: false, level: gzip }, br: { disable: false, level: br } });
+      const res = await get(WWW, '/big.txt', ae);
+      expect(res.headers['content-encoding']).toBe(ae);
+      return res.body.length;
+    };
+    const gz1 = await size(1, 1, 'gzip');
+    const gz9 = await size(9, 1, 'gzip');
+    expect(gz9).toBeLessThan(gz1);
+    const br1 = await size(1, 1, 'br');
+    const br11 = await size(1, 11, 'br');
+    expect(br11).toBeLessThan(br1);
+  });
+
+  test('off (status disable): no compression for any client', async () => {
+    await edge.saveLive('demo-www', 'compression', { status: 'disable', gzip: { disable: false, level: 1 }, br: { disable: false, level: 1 } });
+    for (const ae of ['gzip', 'br', 'gzip, deflate, br']) {
+      const res = await get(WWW, '/big.txt', ae);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+    }
+    // another service keeps its own (default) compression
+    expect((await get(STATIC, '/big.txt', 'gzip, br')).headers['content-encoding']).toBe('br');
+  });
+});
+
+describe('自定义错误页面 (error_pages)', () => {
+  const page404 = fs.readFileSync(path.join(__dirname, '../../src/origin/site/errors/404.html'), 'utf8');
+  const page50x = fs.readFileSync(path.join(__dirname, '../../src/origin/site/errors/50x.html'), 'utf8');
+
+  test('without rules the origin\'s error answers pass as they are', async () => {
+    const res = await get(STATIC, '/status/404');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('源站返回 404');
+  });
+
+  test('the origin\'s listed codes get the page, with the original status; unlisted codes pass', async () => {
+    await edge.saveLive('demo-static', 'error_pages', { options: [{ code: [404], url: '/errors/404.html' }, { code: [500, 502], url: '/errors/50x.html' }] });
+    const nf = await get(STATIC, '/status/404');
+    expect(nf.status).toBe(404);
+    expect(nf.text).toBe(page404);
+    const missing = await get(STATIC, '/no/such/file.html?x=1');
+    expect(missing.status).toBe(404);
+    expect(missing.text).toBe(page404);
+    const err = await get(STATIC, '/status/500');
+    expect(err.status).toBe(500);
+    expect(err.text).toBe(page50x);
+    const other = await get(STATIC, '/status/503');
+    expect(other.status).toBe(503);
+    expect(other.text).toContain('源站返回 503');
+    // the page is fetched from the origin once and then served from the cache, whatever the query
+    for (let i = 0; i < 3; i++) expect((await get(STATIC, `/status/404?n=${i}`)).text).toBe(page404);
+    expect(edge.origin.hits.get('/errors/404.html')).toBe(1);
+    // and compressed like any other answer (nginx compresses 200, 403 and 404 answers only)
+    const gz = await get(STATIC, '/status/404', 'gzip');
+    expect(gz.status).toBe(404);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(page404);
+    expect(gz.headers['x-cache']).toBe('HIT');
+  });
+
+  test('a page the origin does not have: the client gets the original status with the origin\'s answer for the page', async () => {
+    await edge.saveLive('demo-static', 'error_pages', { options: [{ code: [500], url: '/errors/missing.html' }] });
+    const res = await get(STATIC, '/status/500');
+    expect(res.status).toBe(500);
+    expect(res.text).toContain('源站：页面不存在');
+  });
+
+  test('turning the rules off (no rules) gives the origin\'s answers back', async () => {
+    await edge.saveLive('demo-static', 'error_pages', { options: [] });
+    const res = await get(STATIC, '/status/404');
+    expect(res.text).toContain('源站返回 404');
+  });
+});
