@@ -83,6 +83,10 @@ export class NginxProcess {
 
   async start(): Promise<void> {
     if (this.adopt()) return;
+    await this.killOrphans();
+    // a master killed with -9 leaves its Unix sockets behind, and nginx will not bind over them
+    const run = path.dirname(this.pidFile);
+    for (const f of fs.existsSync(run) ? fs.readdirSync(run) : []) if (f.endsWith('.sock')) fs.rmSync(path.join(run, f), { force: true });
     this.stopping = false;
     const child = spawn(NGINX_BIN, ['-p', this.prefix + '/', '-c', this.confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -104,6 +108,43 @@ export class NginxProcess {
       await new Promise((r) => setTimeout(r, 30));
     }
     throw new Error(`nginx 启动超时：${err.trim()}`);
+  }
+
+  /**
+   * Workers of a master that was killed with -9 keep serving and hold the ports: find them by the files
+   * they have open under this node's folder, let them finish (SIGQUIT), then make sure they are gone.
+   */
+  private async killOrphans(): Promise<void> {
+    const mine: number[] = [];
+    const opensOurs = (pid: number) => {
+      try {
+        return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
+          try {
+            return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(this.prefix + '/');
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    };
+    for (const entry of fs.readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (pid && pid !== process.pid && title(pid).startsWith('nginx:') && opensOurs(pid)) mine.push(pid);
+    }
+    if (!mine.length) return;
+    const signal = (pid: number, sig: NodeJS.Signals) => {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        /* gone */
+      }
+    };
+    mine.forEach((pid) => signal(pid, 'SIGQUIT'));
+    const until = Date.now() + 2000;
+    while (mine.some(alive) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    mine.filter(alive).forEach((pid) => signal(pid, 'SIGKILL'));
   }
 
   /**

@@ -1,0 +1,119 @@
+/**
+ * Faults (docs/edge.md "Faults"): nginx killed with -9 comes back with the last good configuration;
+ * the agent killed with -9 leaves nginx serving, and a new agent adopts it and goes on applying.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { startEdgeStack, type EdgeStack } from './harness';
+import { currentVersion } from '../../src/server/edge/repo';
+
+let edge: EdgeStack;
+const ROOT = path.resolve(__dirname, '../..');
+
+beforeAll(async () => {
+  edge = await startEdgeStack();
+  await edge.waitLive();
+});
+afterAll(async () => {
+  await edge?.close();
+});
+
+const originValue = (host: string) => ({
+  protocol: 'http',
+  host,
+  servers: [{ address: '127.0.0.1', port: edge.origin.port, weight: 10, backup: false }],
+  failover: { enable: true, timeout: 10, max_fails: 3 },
+});
+
+/** The Host the origin received for a fresh (uncached) URL. */
+async function hostAtOrigin(): Promise<string | null> {
+  try {
+    const res = await edge.request('www.demo-example.com', `/echo/${Math.random()}`);
+    return res.status === 200 ? JSON.parse(res.text).headers.host : null;
+  } catch {
+    return null;
+  }
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await fn();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await fn();
+  }
+  return v;
+}
+
+const masterPid = () => Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8').trim());
+
+function agentProcess(): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/edge/main.ts')], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      EDGE_CONTROL_URL: edge.url,
+      EDGE_NODE_KEY: edge.key,
+      EDGE_NODE_NAME: 'test',
+      EDGE_DIR: edge.dir,
+      EDGE_HTTP_PORT: String(edge.ports.http),
+      EDGE_HTTPS_PORT: String(edge.ports.https),
+    },
+  });
+}
+
+test('nginx killed with -9 is started again with the last good configuration', async () => {
+  await edge.saveLive('demo-www', 'origin', originValue('first.origin.example'));
+  expect(await hostAtOrigin()).toBe('first.origin.example');
+  const before = masterPid();
+  process.kill(before, 'SIGKILL');
+  // the agent sees its child die, stops the orphaned workers and starts a new master on conf/
+  const pidNow = async () => {
+    try {
+      return masterPid();
+    } catch {
+      return before;
+    }
+  };
+  expect(await until(pidNow, (p) => p !== before && edge.agent.nginx.running)).not.toBe(before);
+  expect(await until(hostAtOrigin, (h) => h === 'first.origin.example')).toBe('first.origin.example');
+});
+
+test('the agent killed with -9: nginx keeps serving; a new agent adopts it and applies what changed meanwhile', async () => {
+  // hand the node over to an agent in its own process
+  await edge.agent.stop({ keepNginx: true });
+  const pid = masterPid();
+  let agent = agentProcess();
+  await edge.save('demo-www', 'origin', originValue('second.origin.example'));
+  expect(await until(hostAtOrigin, (h) => h === 'second.origin.example')).toBe('second.origin.example');
+  expect(masterPid()).toBe(pid); // adopted, not started again
+
+  agent.kill('SIGKILL');
+  await new Promise((r) => agent.once('exit', r));
+  // no agent: nginx still serves the last configuration, and a change waits
+  expect(await hostAtOrigin()).toBe('second.origin.example');
+  await edge.save('demo-www', 'origin', originValue('third.origin.example'));
+  await new Promise((r) => setTimeout(r, 500));
+  expect(await hostAtOrigin()).toBe('second.origin.example');
+
+  agent = agentProcess();
+  try {
+    expect(await until(hostAtOrigin, (h) => h === 'third.origin.example')).toBe('third.origin.example');
+    expect(masterPid()).toBe(pid);
+    const status = JSON.parse((await edge.client.get('/api/buckets/edge/?bucket_name=demo-www')).body).data;
+    expect(status.applied_version).toBeGreaterThanOrEqual(await currentVersion(edge.server.db));
+
+    // both killed: the next agent starts nginx with the last good configuration
+    agent.kill('SIGKILL');
+    await new Promise((r) => agent.once('exit', r));
+    process.kill(masterPid(), 'SIGKILL');
+    await until(async () => (await hostAtOrigin()) === null, (gone) => gone, 5000);
+    agent = agentProcess();
+    expect(await until(hostAtOrigin, (h) => h === 'third.origin.example')).toBe('third.origin.example');
+  } finally {
+    agent.kill('SIGTERM');
+    await new Promise((r) => agent.once('exit', r));
+  }
+});
