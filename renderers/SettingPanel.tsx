@@ -11,6 +11,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Callout, Card, Collapse, Dialog, DialogBody, DialogFooter, H5, Spinner, Switch, Tag } from '@blueprintjs/core';
 import type { FieldError } from '../src/shared/errors';
+import { EDGE_TEXTS, type EdgeStatus } from '../src/shared/edge';
 import type { SettingRegistry } from '../schemas/registry';
 import type { Declaration, RuleContext } from '../schemas/types';
 import { fillVars, helpFor } from '../schemas/summary';
@@ -30,6 +31,9 @@ export interface BucketPage {
   max: number | null;
 }
 
+/** A stored value's state on the edge: 已生效 / 等待生效 / 未能生效 with the reason (docs/edge.md). */
+export type SettingEdgeState = EdgeStatus['settings'][string];
+
 /** How the panel talks to the server; the console supplies it. */
 export interface SettingIO {
   load(settingId: string, bucketName: string): Promise<LoadedSetting>;
@@ -40,6 +44,12 @@ export interface SettingIO {
   buckets(kind: string, search: string, cursor: { since?: number; max?: number }, limit: number): Promise<BucketPage>;
   /** Whether another service of the account exists, and its kind. */
   bucket(name: string): Promise<{ kind: RuleContext['kind'] } | null>;
+  /**
+   * The stored value's state on the edge: calls back now and on each change (null: nothing to show — no
+   * edge on this installation, or the setting never stored); answers the unsubscribe. The console keeps
+   * it current after a save. Absent: the panel shows no edge state.
+   */
+  watchEdge?(settingId: string, bucketName: string, onChange: (state: SettingEdgeState | null) => void): () => void;
 }
 
 export interface SettingPanelProps {
@@ -74,6 +84,20 @@ export function emitSettingEvent(type: 'setting-saved' | 'setting-open', id: str
   window.dispatchEvent(new CustomEvent(type, { detail: { id } }));
 }
 
+const EDGE_INTENTS = { applied: 'success', pending: 'warning', failed: 'danger' } as const;
+
+/** The stored value's state on the edge, kept current through io.watchEdge. */
+function useEdgeState(io: SettingIO, settingId: string, bucketName: string): SettingEdgeState | null {
+  const [state, setState] = useState<SettingEdgeState | null>(null);
+  useEffect(() => {
+    if (!io.watchEdge) return;
+    return io.watchEdge(settingId, bucketName, (next) =>
+      setState((prev) => (prev?.state === next?.state && prev?.message === next?.message ? prev : next)),
+    );
+  }, [io, settingId, bucketName]);
+  return state;
+}
+
 function FailureCallout({ failure, onLink }: { failure: Failure; onLink(id: string): void }) {
   const link = failure.errors?.find((e) => e.link)?.link;
   return (
@@ -101,6 +125,7 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
   const [refusal, setRefusal] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
   const value = loaded?.data;
+  const edge = useEdgeState(io, meta.id, bucketName);
 
   const reload = useCallback(async () => {
     try {
@@ -215,6 +240,13 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
             {rule.label}
           </Tag>
         )}
+        <span className="setting-edge" aria-live="polite">
+          {edge && (
+            <Tag minimal intent={EDGE_INTENTS[edge.state]} className="setting-edge-state" data-state={edge.state} title={EDGE_TEXTS.title}>
+              {EDGE_TEXTS.settingState[edge.state]}
+            </Tag>
+          )}
+        </span>
         <span className="setting-panel-actions">
           {value === undefined && !loadFailed && <Spinner size={16} />}
           {meta.panel === 'dialog' && !loaded?.fixed && (
@@ -227,6 +259,12 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
           )}
         </span>
       </div>
+      {edge?.state === 'failed' && edge.message && (
+        <p className="setting-edge-reason">
+          {EDGE_TEXTS.reason}
+          {edge.message}
+        </p>
+      )}
       {meta.description && <p className="setting-description">{meta.description}</p>}
       {meta.facts?.includes('storage_used') && facts?.storage_used !== undefined && <p className="setting-fact">已使用存储：{facts.storage_used}</p>}
       {loadFailed && (

@@ -153,4 +153,10 @@ export const EDGE_TEXTS = {
   http3Unsupported: '本边缘节点（nginx 1.22）不支持 QUIC，HTTP/3 设置已保存，但不会生效',
   serviceClosed: '服务已关闭',
   unknownDomain: '该域名未接入本节点',
+  // the service page (src/console/edge/)
+  serviceVersion: '本服务的配置版本',
+  notApplied: '尚未应用',
+  reason: '原因：',
+  unavailable: '暂时无法获取边缘节点状态',
+  refresh: '刷新',
 } as const;

@@ -23,6 +23,7 @@ import { DomainsTab } from './DomainsTab';
 import { RemarkEditor, ServiceSwitcher } from './ServiceSwitcher';
 import { grantedOnly, isChild } from '../../shared/permissions';
 import { LiveNotices, liveLock, useLiveInfo } from '../live/useLiveInfo';
+import { EdgeStatusBar } from '../edge/EdgeStatusBar';
 
 /** The edgeCalc tab shows the edge rules (src/console/edgerules/), a lazy chunk of their own. */
 const EdgeRuleList = lazy(() => import(/* webpackChunkName: "edge" */ '../edgerules/EdgeRuleList'));
@@ -133,6 +134,7 @@ export default function ServicePage() {
         })}
       </Tabs>
       <LiveNotices state={liveState} />
+      <EdgeStatusBar key={bucket.bucket_name} bucketName={bucket.bucket_name} />
       <div className="tab-content" role="tabpanel">
         {parsed.family === 'https' && <DomainHttpsPanel bucketName={bucket.bucket_name} locked={locked} />}
         {parsed.family === 'domains' && bucket.kind !== 'live' && <DomainsTab key={bucket.bucket_name} bucketName={bucket.bucket_name} locked={locked} />}
