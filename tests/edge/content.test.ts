@@ -130,6 +130,63 @@ describe('自定义错误页面 (error_pages)', () => {
     expect(res.text).toContain('源站：页面不存在');
   });
 
+  describe('the edge\'s own refusals (anti-leech)', () => {
+    const ACT = 'act6.demo-example.com';
+    const about = fs.readFileSync(path.join(__dirname, '../../src/origin/site/about.html'), 'utf8');
+    const index = fs.readFileSync(path.join(__dirname, '../../src/origin/site/index.html'), 'utf8');
+    const bad = { referer: 'http://bad.example.org/page' };
+    const good = { referer: 'https://good.example.com/' };
+
+    beforeAll(async () => {
+      await edge.save('demo-cdn-06', 'referer_antileech', { mode: 'whitelist', domains: ['good.example.com'], allow_empty_referer: true });
+      await edge.saveLive('demo-cdn-06', 'ip_antileech', { mode: 'blacklist', ips: ['127.0.0.3'] });
+    });
+
+    test('each kind of refusal gets the page of its code (40310002 防盗链, 40310001 IP), with status 403', async () => {
+      await edge.saveLive('demo-cdn-06', 'error_pages', {
+        options: [
+          { code: [40310002], url: '/about.html' },
+          { code: [40310001], url: '/index.html' },
+          { code: [404], url: '/errors/404.html' },
+        ],
+      });
+      const referer = await get(ACT, '/css/site.css', undefined, bad);
+      expect(referer.status).toBe(403);
+      expect(referer.text).toBe(about);
+      const ip = await edge.request(ACT, '/css/site.css', { localAddress: '127.0.0.3', headers: good });
+      expect(ip.status).toBe(403);
+      expect(ip.text).toBe(index);
+      // the page's own fetch is not refused again, and an allowed client is served as usual
+      expect((await get(ACT, '/css/site.css', undefined, good)).status).toBe(200);
+      expect((await get(ACT, '/status/404', undefined, good)).text).toBe(page404);
+      // an origin 403 is not a refusal of the edge: no 403 rule, so the origin's own answer (fetched again)
+      const origin403 = await get(ACT, '/status/403', undefined, good);
+      expect(origin403.status).toBe(403);
+      expect(origin403.text).toContain('源站返回 403');
+    });
+
+    test('a plain 403 rule covers the origin\'s 403 and any refusal whose code has no rule', async () => {
+      await edge.saveLive('demo-cdn-06', 'error_pages', { options: [{ code: [403], url: '/errors/404.html' }, { code: [40310001], url: '/index.html' }] });
+      const referer = await get(ACT, '/js/app.js', undefined, bad);
+      expect([referer.status, referer.text]).toEqual([403, page404]);
+      const origin403 = await get(ACT, '/status/403?p=1', undefined, good);
+      expect([origin403.status, origin403.text]).toEqual([403, page404]);
+      const ip = await edge.request(ACT, '/js/app.js', { localAddress: '127.0.0.3' });
+      expect([ip.status, ip.text]).toEqual([403, index]);
+    });
+
+    test('a refusal with no rule at all keeps nginx\'s own 403; the origin\'s 403 is not touched', async () => {
+      await edge.saveLive('demo-cdn-06', 'error_pages', { options: [{ code: [40310001], url: '/index.html' }] });
+      const referer = await get(ACT, '/js/app.js', undefined, bad);
+      expect(referer.status).toBe(403);
+      expect(referer.text).toContain('403 Forbidden');
+      const before = edge.origin.hits.get('/status/403?p=2') ?? 0;
+      const origin403 = await get(ACT, '/status/403?p=2', undefined, good);
+      expect(origin403.text).toContain('源站返回 403');
+      expect(edge.origin.hits.get('/status/403?p=2')).toBe(before + 1);
+    });
+  });
+
   test('turning the rules off (no rules) gives the origin\'s answers back', async () => {
     await edge.saveLive('demo-static', 'error_pages', { options: [] });
     const res = await get(STATIC, '/status/404');
