@@ -126,7 +126,7 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
   body.push(`set $edge_service ${s.id};`, 'set $edge_key_args $args;', 'set $edge_refusal "";'); // $edge_refusal: EDGE_REFUSALS in src/shared/edge.ts
   if (s.paused) {
     // the bandwidth cap paused the service: the provider's page, nothing reaches the origin
-    body.push('error_page 403 /__edge/closed.html;', 'location = /__edge/closed.html { internal; root ' + q(opts.pagesDir) + '; add_header X-Cache MISS always; }', 'location / { return 403; }');
+    body.push('error_page 403 /__edge/closed.html;', 'location = /__edge/closed.html { internal; alias ' + q(opts.pagesDir + '/closed.html') + '; add_header X-Cache MISS always; }', 'location / { return 403; }');
   } else {
     body.push(...all('server'));
     if (rules) body.push(...rules.server);
