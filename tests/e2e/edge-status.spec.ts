@@ -1,0 +1,144 @@
+/**
+ * The edge on a service page (docs/edge.md "The console"). First the installation as the shared server
+ * starts it, without a running node: the quiet note, no toast, no per-panel states. Then a real edge
+ * node (src/edge/main.ts: the agent and its nginx, on free ports in a temp dir) joins with the key the
+ * server registered (tests/e2e/edge-node.ts): the page shows the version it runs and when, a save is
+ * 等待生效 while the node is held (SIGSTOP) and turns 已生效 by itself once it applies, and HTTP/3 —
+ * which nginx 1.22 cannot do — is 未能生效 with the reason. Works on demo-cdn-10, which no other browser
+ * test uses.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { signIn } from './helpers';
+import { E2E_EDGE_NODE_KEY, E2E_EDGE_NODE_NAME } from './edge-node';
+import { EDGE_TEXTS, type EdgeStatus } from '../../src/shared/edge';
+
+const BUCKET = 'demo-cdn-10';
+const HTTPS_TAB = `/services/${BUCKET}/httpsCdn/`;
+const panel = (page: Page, id: string) => page.locator(`[data-setting=${id}]`);
+const edgeTag = (page: Page, id: string) => panel(page, id).locator('.setting-edge-state');
+
+async function edgeStatus(page: Page): Promise<EdgeStatus> {
+  const res = await page.request.get(`/api/buckets/edge/?bucket_name=${BUCKET}`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()).data;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('without an edge node: a quiet note, no toast, no per-panel states', async ({ page }) => {
+  await signIn(page);
+  const status = await edgeStatus(page);
+  test.skip(status.enabled, 'an edge node has already reported to this server');
+  await page.goto(HTTPS_TAB);
+  await expect(page.locator('.edge-status-off')).toHaveText(EDGE_TEXTS.noEdge);
+  await expect(panel(page, 'tls13').locator('.setting-summary')).toBeVisible();
+  await expect(page.locator('.setting-edge-state')).toHaveCount(0);
+  await expect(page.locator('.bp6-toast')).toHaveCount(0);
+  await expect(page.locator('.bp6-callout.bp6-intent-danger')).toHaveCount(0);
+});
+
+test.describe('with a real edge node', () => {
+  let agent: ChildProcess | null = null;
+  let dir = '';
+  let output = '';
+
+  test.beforeAll(async ({ baseURL }) => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-edge-'));
+    const env = {
+      ...process.env,
+      EDGE_CONTROL_URL: baseURL!,
+      EDGE_NODE_KEY: E2E_EDGE_NODE_KEY,
+      EDGE_NODE_NAME: E2E_EDGE_NODE_NAME,
+      EDGE_DIR: dir,
+      EDGE_HTTP_PORT: String(await freePort()),
+      EDGE_HTTPS_PORT: String(await freePort()),
+    };
+    agent = spawn(process.execPath, ['--import', 'tsx', 'src/edge/main.ts'], { cwd: path.resolve(__dirname, '../..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    agent.stdout!.on('data', (d) => (output += d));
+    agent.stderr!.on('data', (d) => (output += d));
+  });
+
+  test.afterAll(async () => {
+    if (agent && agent.exitCode === null) {
+      const exited = new Promise((r) => agent!.once('exit', r));
+      agent.kill('SIGCONT');
+      agent.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    }
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the page shows what the edge runs; a save waits, then is live by itself; HTTP/3 cannot be', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signIn(page);
+    // the node's first apply of everything
+    await expect
+      .poll(async () => (await edgeStatus(page)).state, { timeout: 60_000, message: `边缘节点未报告：${output}` })
+      .toBe('applied');
+
+    await page.goto(HTTPS_TAB);
+    const bar = page.locator('section.edge-status');
+    await expect(bar).toBeVisible();
+    await expect(page.locator('.edge-status-off')).toHaveCount(0);
+    const first = await edgeStatus(page);
+    await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
+    await expect(bar).toContainText(`${EDGE_TEXTS.runs}：${first.applied_version}`);
+    await expect(bar).toContainText(`${EDGE_TEXTS.serviceVersion}：${first.version}`);
+    await expect(bar.locator('.edge-status-time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+
+    // hold the node: the saved value waits (and keeps waiting while the node is held)
+    agent!.kill('SIGSTOP');
+    try {
+      const tls13 = panel(page, 'tls13');
+      await tls13.locator('.setting-switch').click();
+      await page.getByRole('alertdialog').getByRole('button', { name: '确定' }).click();
+      await expect(tls13.locator('.setting-summary')).toHaveText('已开启');
+      await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.pending);
+      await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.pending);
+      await page.waitForTimeout(1500);
+      await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.pending);
+      expect((await edgeStatus(page)).settings.tls13?.state).toBe('pending');
+    } finally {
+      agent!.kill('SIGCONT');
+    }
+    // the node goes on, applies and reports; the page asks again by itself (no reload)
+    await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied, { timeout: 15_000 });
+    await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
+    const after = await edgeStatus(page);
+    expect(after.applied_version).toBeGreaterThan(first.applied_version!);
+    await expect(bar).toContainText(`${EDGE_TEXTS.runs}：${after.applied_version}`);
+
+    // HTTP/3 is saved, but nginx 1.22 has no QUIC: 未能生效 with the reason, on the panel and in the bar
+    const http3 = panel(page, 'http3');
+    await http3.locator('.setting-switch').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '确定' }).click();
+    await expect(http3.locator('.setting-summary')).toHaveText('已开启');
+    await expect(edgeTag(page, 'http3')).toHaveText(EDGE_TEXTS.settingState.failed, { timeout: 15_000 });
+    await expect(http3.locator('.setting-edge-reason')).toHaveText(`${EDGE_TEXTS.reason}${EDGE_TEXTS.http3Unsupported}`);
+    await expect(bar.locator('.edge-status-notes')).toContainText(EDGE_TEXTS.http3Unsupported);
+    await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied);
+    await expect(page.locator('.bp6-toast.bp6-intent-danger')).toHaveCount(0);
+
+    // keyboard: the bar's refresh button is reachable and asks again
+    await bar.getByRole('button', { name: EDGE_TEXTS.refresh }).focus();
+    await page.keyboard.press('Enter');
+    await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
+    await page.screenshot({ path: test.info().outputPath('edge-status.png'), fullPage: true });
+  });
+});
