@@ -242,7 +242,7 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
         )}
         <span className="setting-edge" aria-live="polite">
           {edge && (
-            <Tag minimal intent={EDGE_INTENTS[edge.state]} className="setting-edge-state" data-state={edge.state} title={EDGE_TEXTS.title}>
+            <Tag minimal icon="globe-network" intent={EDGE_INTENTS[edge.state]} className="setting-edge-state" data-state={edge.state} title={EDGE_TEXTS.title}>
               {EDGE_TEXTS.settingState[edge.state]}
             </Tag>
           )}
