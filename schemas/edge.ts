@@ -53,6 +53,12 @@ export interface EdgeOutput {
   origin?: { pass: string; host?: string };
   /** Chinese: the setting is saved but this edge cannot do it as asked (shown as the setting's edge state). */
   unsupported?: string;
+  /**
+   * For a service paused by its bandwidth cap (服务已关闭, `$edge_refusal` 40310006), which gets the
+   * provider's page and none of the parts above: directives and locations (proxying like the others)
+   * placed before that page, e.g. the customer's own error page for it.
+   */
+  closed?: { server?: string[]; locations?: EdgeLocation[] };
 }
 
 export type EdgeCompiler = (value: any, ctx: EdgeContext) => EdgeOutput | null | undefined;

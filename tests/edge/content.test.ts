@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { startEdgeStack, type EdgeStack } from './harness';
+import { EDGE_TEXTS } from '../../src/shared/edge';
 
 let edge: EdgeStack;
 const WWW = 'www.demo-example.com';
@@ -184,6 +185,31 @@ describe('自定义错误页面 (error_pages)', () => {
       const origin403 = await get(ACT, '/status/403?p=2', undefined, good);
       expect(origin403.text).toContain('源站返回 403');
       expect(edge.origin.hits.get('/status/403?p=2')).toBe(before + 1);
+    });
+  });
+
+  describe('服务已关闭 (40310006): a service paused by its bandwidth cap', () => {
+    const pause = async (bucket: string) => {
+      const b = await edge.server.db.selectFrom('buckets').select('id').where('name', '=', bucket).executeTakeFirstOrThrow();
+      await edge.server.db.insertInto('cost_control_state').values({ bucket_id: b.id, paused: true } as any).execute();
+      await edge.waitLive();
+    };
+
+    test('with a 40310006 rule: its page, status 403; the request itself never reaches the origin', async () => {
+      await edge.save('demo-cdn-07', 'error_pages', { options: [{ code: [40310006], url: '/errors/50x.html' }, { code: [403], url: '/errors/404.html' }] });
+      await pause('demo-cdn-07');
+      const res = await get('act7.demo-example.com', '/echo/while-paused');
+      expect(res.status).toBe(403);
+      expect(res.text).toBe(page50x);
+      expect(edge.origin.hits.get('/echo/while-paused')).toBeUndefined();
+    });
+
+    test('a plain 403 rule does not hide the provider\'s page', async () => {
+      await edge.save('demo-cdn-08', 'error_pages', { options: [{ code: [403], url: '/errors/404.html' }] });
+      await pause('demo-cdn-08');
+      const res = await get('act8.demo-example.com', '/css/site.css');
+      expect(res.status).toBe(403);
+      expect(res.text).toContain(`<title>${EDGE_TEXTS.serviceClosed}</title>`);
     });
   });
 

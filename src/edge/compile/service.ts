@@ -8,7 +8,7 @@
  */
 import type { EdgeCompiler, EdgeContext, EdgeLocation, EdgeOutput } from '../../../schemas/edge';
 import type { EdgeService } from '../../shared/edge';
-import { EDGE_TEXTS } from '../../shared/edge';
+import { EDGE_REFUSALS, EDGE_TEXTS } from '../../shared/edge';
 import { rulesParts } from '../rules/lua';
 
 export interface CompileOptions {
@@ -126,6 +126,10 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
   body.push(`set $edge_service ${s.id};`, 'set $edge_key_args $args;', 'set $edge_refusal "";'); // $edge_refusal: EDGE_REFUSALS in src/shared/edge.ts
   if (s.paused) {
     // the bandwidth cap paused the service: the provider's page, nothing reaches the origin
+    // (unless a setting places its own page first: 自定义错误页面 for 40310006, fetched from the origin)
+    const closed = outs.flatMap(([, o]) => (o.closed ? [o.closed] : []));
+    body.push(`set $edge_refusal ${EDGE_REFUSALS.closed};`, ...closed.flatMap((c) => c.server ?? []));
+    for (const loc of closed.flatMap((c) => c.locations ?? [])) body.push(`location ${loc.match} {`, ...indent([...loc.directives, ...proxy]), '}');
     body.push('error_page 403 /__edge/closed.html;', 'location = /__edge/closed.html { internal; alias ' + q(opts.pagesDir + '/closed.html') + '; add_header X-Cache MISS always; }', 'location / { return 403; }');
   } else {
     body.push(...all('server'));
