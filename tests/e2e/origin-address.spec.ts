@@ -1,0 +1,39 @@
+/**
+ * The origin dialog and local addresses (src/shared/origins.ts): the demo's service, pointed by the
+ * operator at the demo origin (DEMO_ORIGIN, 127.0.0.1:8082), saves again unchanged from the console; a
+ * customer's loopback or metadata address is refused in the dialog with the catalogue's text (20011),
+ * by the same guard the server runs, and nothing is saved.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+const panel = (page: Page, id: string) => page.locator(`[data-setting=${id}]`);
+
+test('the demo origin saves again; a loopback or metadata origin is refused in the dialog', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/demo-cdn-09/sourceCdn/');
+  const p = panel(page, 'origin');
+  await p.getByRole('button', { name: '管理' }).click();
+  const dialog = page.getByRole('dialog', { name: '回源配置' });
+  const address = dialog.locator('#root_servers_0_address');
+  await expect(address).toHaveValue('127.0.0.1');
+  await expect(dialog.locator('#root_servers_0_port')).toHaveValue('8082');
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('配置成功')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  for (const bad of ['169.254.169.254', '127.0.0.2']) {
+    await p.getByRole('button', { name: '管理' }).click();
+    await address.fill(bad);
+    const saves: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().includes('/api/settings/origin/') && saves.push(r.url()));
+    await dialog.getByRole('button', { name: '确定' }).click();
+    await expect(dialog.locator('.setting-failure')).toContainText('源站地址不能是本机、链路本地或元数据地址');
+    expect(saves).toEqual([]);
+    await dialog.getByRole('button', { name: '取消' }).click();
+    await expect(dialog).toBeHidden();
+  }
+  // what is stored is still the demo origin
+  await p.getByRole('button', { name: '管理' }).click();
+  await expect(address).toHaveValue('127.0.0.1');
+});
