@@ -107,7 +107,9 @@ export interface SettingRules {
   /**
    * Cross-setting rules; return refusals to refuse the change. A refusal names the error code of
    * the catalogue (src/shared/errors.ts), whose text the registry fills in, or its own message.
-   * rules.ts imports types only, so a declaration folder can be copied anywhere.
+   * rules.ts imports types only, and at most the project's shared code (src/shared, e.g. the origin
+   * address rule of src/shared/origins.ts, which other places use too), so a declaration folder can be
+   * copied beside any checkout of the project.
    */
   guard?(payload: any, ctx: RuleContext): Promise<Refusal[] | null> | Refusal[] | null;
 }

@@ -31,8 +31,11 @@ describe('check', () => {
   });
 
   it('names the fixture file and path when an invalid fixture expects another message', () => {
-    const dir = tempDir();
+    // the copy keeps its place beside src/: a rule may use the project's shared code (src/shared/origins.ts)
+    const root = tempDir();
+    const dir = path.join(root, 'schemas', 'settings');
     fs.cpSync(SETTINGS, dir, { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'src'), path.join(root, 'src'));
     const file = path.join(dir, 'error_pages', 'fixtures', 'invalid', 'relative-url.json');
     const fixture = JSON.parse(fs.readFileSync(file, 'utf8'));
     fixture.errors[0].message = '被改过的错误信息';
