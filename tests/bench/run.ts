@@ -17,7 +17,7 @@ import { buildApp } from '../../src/server/app';
 import { configFromEnv } from '../../src/server/config';
 import { seedDemo } from '../../src/server/seed/demo';
 import { loadRegistry } from '../../schemas/load';
-import { edgeBench } from './edge';
+import { edgeBench } from './edgerules';
 import { statsBench } from './stats';
 import { billingBench } from './billing';
 

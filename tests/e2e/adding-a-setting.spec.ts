@@ -11,19 +11,11 @@ import path from 'node:path';
 import { loadDeclarations } from '../../schemas/load';
 import { checkAll } from '../../schemas/check';
 import { PASSWORD } from './helpers';
+import { copySettingsWithExample, exampleFiles } from '../fixtures/worked-example';
 
 const ROOT = path.resolve(__dirname, '../..');
 const PORT = Number(process.env.E2E_PORT ?? 8181) + 50;
 const BASE = `http://127.0.0.1:${PORT}`;
-
-/** Every ```json / ```ts block of the worked example, keyed by the file name written just before it. */
-export function exampleFiles(markdown: string): Record<string, string> {
-  const section = markdown.slice(markdown.indexOf('## Worked example'), markdown.indexOf('## What then happens'));
-  const files: Record<string, string> = {};
-  const re = /`((?:fixtures\/(?:valid|invalid)\/)?[a-z0-9_-]+\.(?:json|ts))`[^\n]*\n(?:[^\n`]*\n)*?```(?:json|ts)\n([\s\S]*?)```/g;
-  for (const m of section.matchAll(re)) files[m[1]] = m[2];
-  return files;
-}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -36,17 +28,11 @@ test.beforeAll(async () => {
   const doc = fs.readFileSync(path.join(ROOT, 'docs/adding-a-setting.md'), 'utf8');
   const files = exampleFiles(doc);
   expect(Object.keys(files).sort()).toEqual(
-    ['fixtures/invalid/missing.json', 'fixtures/invalid/too-long.json', 'fixtures/valid/off.json', 'fixtures/valid/one-day.json', 'rules.ts', 'schema.json', 'setting.json', 'ui.json'],
+    ['edge.ts', 'fixtures/invalid/missing.json', 'fixtures/invalid/too-long.json', 'fixtures/valid/off.json', 'fixtures/valid/one-day.json', 'rules.ts', 'schema.json', 'setting.json', 'ui.json'],
   );
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'adding-a-setting-'));
   const settings = path.join(tmp, 'settings');
-  fs.cpSync(path.join(ROOT, 'schemas/settings'), settings, { recursive: true });
-  const id = JSON.parse(files['setting.json']).id as string;
-  for (const [rel, text] of Object.entries(files)) {
-    const file = path.join(settings, id, rel);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
-  }
+  copySettingsWithExample(ROOT, settings, files);
   // the folder passes every check of `npm run schemas -- check`
   expect(checkAll(loadDeclarations(settings))).toEqual([]);
   const env = { ...process.env, SCHEMAS_DIR: settings, DIST_DIR: path.join(tmp, 'dist') };

@@ -1,0 +1,203 @@
+/**
+ * The edge's figures (run by `npm run bench`, or alone: `npx tsx tests/bench/edge.ts`); prints, asserts nothing.
+ *  1. From 配置成功 to the new behaviour on the edge: a setting saved through the API, then real requests
+ *     polled until the answer changes; median and slowest (goals ≤ 1 s and ≤ 3 s).
+ *  2. Compiling the configuration of 10,000 services (goal ≤ 2 s); `nginx -t` and a reload with their
+ *     10,000 server blocks; what the node's processes weigh.
+ *  3. Throughput for a cached object with the project's configuration, against the same nginx with a bare
+ *     server block, in one run (wrk, 2 threads, 50 connections): the ratio (goal ≥ 0.8).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { startEdgeStack, freePort } from '../edge/harness';
+import { compileService } from '../../src/edge/compile/service';
+import { compileMain, MODULES_DIR } from '../../src/edge/compile/main';
+import { loadEdgeCompilers } from '../../schemas/edge';
+import { loadRegistry } from '../../schemas/load';
+import { NGINX_BIN, testConfig } from '../../src/edge/nginx';
+import type { EdgeService } from '../../src/shared/edge';
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function rssOf(pattern: string): number {
+  let kb = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmd.includes(pattern)) continue;
+      const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${entry}/status`, 'utf8'));
+      if (m) kb += Number(m[1]);
+    } catch {
+      /* gone */
+    }
+  }
+  return kb;
+}
+
+function wrk(url: string, host: string, seconds = 8): number {
+  const out = execFileSync('wrk', ['-t2', '-c50', `-d${seconds}s`, '-H', `Host: ${host}`, url], { encoding: 'utf8' });
+  const m = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  return m ? Number(m[1]) : 0;
+}
+
+async function latency() {
+  const edge = await startEdgeStack();
+  try {
+    await edge.waitLive();
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const host = `bench-${i}.origin.example`;
+      const t = performance.now();
+      await edge.save('demo-www', 'origin', {
+        protocol: 'http', host, servers: [{ address: '127.0.0.1', port: edge.origin.port, weight: 10, backup: false }], failover: { enable: true, timeout: 10, max_fails: 3 },
+      });
+      for (;;) {
+        const res = await edge.request('www.demo-example.com', `/echo/${i}-${Math.random()}`);
+        if (JSON.parse(res.text).headers.host === host) break;
+        if (performance.now() - t > 10_000) throw new Error('变更 10 秒内未生效');
+        await sleep(20);
+      }
+      times.push(performance.now() - t);
+    }
+    console.log('\n== 边缘节点：从“配置成功”到边缘生效（回源 Host 变更，真实请求轮询） ==');
+    console.log(`  20 次：中位数 ${median(times).toFixed(0)} ms，最慢 ${Math.max(...times).toFixed(0)} ms（目标：中位数 ≤ 1000 ms，最慢 ≤ 3000 ms）`);
+
+    // throughput: the project's configuration against a bare server block on the same nginx binary
+    const url = `http://127.0.0.1:${edge.ports.http}/css/site.css`;
+    for (let i = 0; i < 3; i++) await edge.request('www.demo-example.com', '/css/site.css');
+    const barePort = await freePort();
+    const bareDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edge-bare-'));
+    fs.chmodSync(bareDir, 0o755);
+    fs.mkdirSync(path.join(bareDir, 'cache'));
+    if (process.getuid?.() === 0) execFileSync('chown', ['nobody', path.join(bareDir, 'cache')]);
+    fs.writeFileSync(
+      path.join(bareDir, 'nginx.conf'),
+      [
+        `load_module ${MODULES_DIR}/ndk_http_module.so;`,
+        `load_module ${MODULES_DIR}/ngx_http_lua_module.so;`,
+        'daemon off;', 'worker_processes 2;', `pid ${bareDir}/nginx.pid;`, `error_log ${bareDir}/error.log warn;`,
+        'events { worker_connections 4096; }',
+        'http {',
+        `  proxy_temp_path ${bareDir}/tmp; client_body_temp_path ${bareDir}/body;`,
+        `  proxy_cache_path ${bareDir}/cache levels=1:2 keys_zone=bare:16m;`,
+        '  access_log off;',
+        `  server { listen 127.0.0.1:${barePort}; location / { proxy_pass http://127.0.0.1:${edge.origin.port}; proxy_cache bare; proxy_cache_valid 200 1h; } }`,
+        '}',
+      ].join('\n'),
+    );
+    const bare = spawn(NGINX_BIN, ['-p', bareDir + '/', '-c', path.join(bareDir, 'nginx.conf')], { stdio: 'ignore' });
+    try {
+      await sleep(500);
+      for (let i = 0; i < 3; i++) await fetch(`http://127.0.0.1:${barePort}/css/site.css`);
+      wrk(url, 'www.demo-example.com', 2); // warm both
+      wrk(`http://127.0.0.1:${barePort}/css/site.css`, 'www.demo-example.com', 2);
+      const ours = wrk(url, 'www.demo-example.com');
+      const plain = wrk(`http://127.0.0.1:${barePort}/css/site.css`, 'www.demo-example.com');
+      console.log('\n== 边缘节点：缓存命中的吞吐（wrk，2 线程 50 连接，各 8 秒） ==');
+      console.log(`  本项目的配置（访问日志、X-Cache、各项设置）：${ours.toFixed(0)} 次/秒`);
+      console.log(`  同一 nginx、最简 server 块：           ${plain.toFixed(0)} 次/秒`);
+      console.log(`  比值 ${(ours / plain).toFixed(2)}（目标 ≥ 0.8）`);
+    } finally {
+      bare.kill('SIGQUIT');
+      await sleep(300);
+      fs.rmSync(bareDir, { recursive: true, force: true });
+    }
+    console.log(`  边缘节点（nginx 全部进程）常驻内存 ${(rssOf(edge.dir) / 1024).toFixed(1)} MB（${edge.server.db ? '演示数据 30 个服务' : ''}）`);
+  } finally {
+    await edge.close();
+  }
+}
+
+/** 10,000 services as a control plane would hand them out: each with two domains and the usual settings. */
+function services(n: number): EdgeService[] {
+  const registry = loadRegistry();
+  const out: EdgeService[] = [];
+  for (let i = 1; i <= n; i++) {
+    const settings: Record<string, unknown> = {};
+    for (const d of registry.list()) if (d.meta.kinds.includes('cdn')) settings[d.meta.id] = registry.defaults(d.meta.id);
+    settings.origin = { protocol: 'http', host: '', servers: [{ address: '127.0.0.1', port: 8082, weight: 10, backup: false }], failover: { enable: true, timeout: 10, max_fails: 3 } };
+    settings.cache_rules = { rules: [{ type: 'suffix', value: 'jpg,png,css,js', ttl: 86400, ignore_query: true }] };
+    out.push({
+      id: i, name: `svc-${i}`, kind: 'cdn', status: 'NORMAL', version: i, paused: false,
+      domains: [{ name: `www.s${i}.bench.example`, https: false, force_https: false, certificate_id: null }, { name: `img.s${i}.bench.example`, https: false, force_https: false, certificate_id: null }],
+      certificates: [], settings, setting_versions: {}, rules: [],
+    });
+  }
+  return out;
+}
+
+async function scale() {
+  const n = 10_000;
+  const list = services(n);
+  const compilers = loadEdgeCompilers();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edge-scale-'));
+  fs.chmodSync(dir, 0o755);
+  for (const d of ['conf/services', 'run', 'logs', 'cache', 'tmp']) fs.mkdirSync(path.join(dir, d), { recursive: true });
+  if (process.getuid?.() === 0) execFileSync('chown', ['nobody', path.join(dir, 'cache'), path.join(dir, 'tmp')]);
+  const [http, https] = [await freePort(), await freePort()];
+  const node = {
+    prefix: dir, runDir: path.join(dir, 'run'), logsDir: path.join(dir, 'logs'), cacheDir: path.join(dir, 'cache'), tmpDir: path.join(dir, 'tmp'),
+    luaDir: path.resolve(__dirname, '../../src/edge/lua'), pagesDir: path.resolve(__dirname, '../../src/edge/pages'),
+    listen: '127.0.0.1', ports: { http, https }, controlUrl: 'http://127.0.0.1:1', user: process.getuid?.() === 0 ? 'nobody nogroup' : undefined,
+    workers: 2, nodeKey: 'bench', cacheMaxSize: '1g',
+  };
+  let t = performance.now();
+  const compiled = list.map((s) => compileService(s, compilers, node));
+  const main = compileMain(compiled, node);
+  const compileMs = performance.now() - t;
+  t = performance.now();
+  for (const c of compiled) fs.writeFileSync(path.join(dir, 'conf/services', `s${c.id}.conf`), c.text);
+  fs.writeFileSync(path.join(dir, 'conf/nginx.conf'), main);
+  const writeMs = performance.now() - t;
+  t = performance.now();
+  const test = testConfig(dir, path.join(dir, 'conf/nginx.conf'));
+  const testMs = performance.now() - t;
+  console.log(`\n== 边缘节点：${n.toLocaleString('en-US')} 个服务的配置 ==`);
+  console.log(`  编译 ${compileMs.toFixed(0)} ms（目标 ≤ 2000 ms），写出 ${writeMs.toFixed(0)} ms，nginx -t ${testMs.toFixed(0)} ms${test.ok ? '' : `（未通过：${test.output.slice(0, 300)}）`}`);
+  if (!test.ok) return;
+  const child = spawn(NGINX_BIN, ['-p', dir + '/', '-c', path.join(dir, 'conf/nginx.conf')], { stdio: 'ignore' });
+  try {
+    const start = performance.now();
+    const pidFile = path.join(dir, 'run/nginx.pid');
+    while (!fs.existsSync(pidFile) && performance.now() - start < 60_000) await sleep(20);
+    const children = () => fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    while (children().length < 2 && performance.now() - start < 60_000) await sleep(20);
+    const startMs = performance.now() - start;
+    const before = children();
+    t = performance.now();
+    process.kill(child.pid!, 'SIGHUP');
+    while (!children().some((p) => !before.includes(p)) && performance.now() - t < 60_000) await sleep(5);
+    const reloadMs = performance.now() - t;
+    await sleep(500);
+    const res = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'Host: www.s9999.bench.example', `http://127.0.0.1:${http}/nothing`], { encoding: 'utf8' });
+    console.log(`  启动 nginx ${startMs.toFixed(0)} ms，平滑重载（到新 worker 出现）${reloadMs.toFixed(0)} ms；第 9999 个服务的域名应答 ${res.stdout}`);
+    console.log(`  nginx 全部进程常驻内存 ${(rssOf(dir) / 1024).toFixed(0)} MB`);
+  } finally {
+    child.kill('SIGQUIT');
+    await sleep(1000);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function edgeNodeBench(): Promise<void> {
+  if (!fs.existsSync(NGINX_BIN) || spawnSync('which', ['wrk']).status !== 0) {
+    console.log('\n== 边缘节点 ==\n  跳过：需要 nginx 与 wrk（node scripts/ensure-packages.mjs 安装）');
+    return;
+  }
+  await latency();
+  await scale();
+}
+
+if (require.main === module) {
+  edgeNodeBench().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
