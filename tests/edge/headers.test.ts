@@ -5,6 +5,9 @@
  */
 import { startEdgeStack, type EdgeAnswer, type EdgeStack } from './harness';
 
+// several saves, each waiting for a reload, on a machine others share
+jest.setTimeout(180_000);
+
 let edge: EdgeStack;
 
 /** The answer's Vary tokens, lower case (other settings, compression say, add their own). */
@@ -171,7 +174,7 @@ describe('CORS', () => {
 
   test('every origin (*): Allow-Origin * on every answer, without Vary; a preflight with the configured values', async () => {
     await edge.saveLive('demo-www', 'cors', { enable: true, allow_origins: ['*'], allow_methods: ['GET', 'POST'], allow_headers: [], expose_headers: [], max_age: 0, allow_credentials: false });
-    for (const headers of [{ origin: 'https://anyone.example.net' }, {}]) {
+    for (const headers of [{ origin: 'https://anyone.example.net' }, {}] as Record<string, string>[]) {
       const r = await edge.request(site, '/echo/c8', { headers });
       expect(r.headers['access-control-allow-origin']).toBe('*');
       expect(varies(r)).not.toContain('origin');
