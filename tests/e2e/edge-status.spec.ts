@@ -51,6 +51,7 @@ test('without an edge node: a quiet note, no toast, no per-panel states', async 
   await expect(page.locator('.setting-edge-state')).toHaveCount(0);
   await expect(page.locator('.bp6-toast')).toHaveCount(0);
   await expect(page.locator('.bp6-callout.bp6-intent-danger')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('no-edge.png') });
 });
 
 test.describe('with a real edge node', () => {
@@ -139,6 +140,8 @@ test.describe('with a real edge node', () => {
     await bar.getByRole('button', { name: EDGE_TEXTS.refresh }).focus();
     await page.keyboard.press('Enter');
     await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
-    await page.screenshot({ path: test.info().outputPath('edge-status.png'), fullPage: true });
+    await page.screenshot({ path: test.info().outputPath('edge-status.png') });
+    await http3.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('edge-http3.png') });
   });
 });
