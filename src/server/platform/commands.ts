@@ -7,6 +7,7 @@ import { rebateCommands } from '../billing/rebates/review';
 import { billingCommands } from '../billing/commands';
 import { externalCommands } from '../external/commands';
 import { consumptionCommands } from '../billing/consumption/commands';
+import { edgeCommands } from '../edge/commands';
 
 export const PLATFORM_COMMANDS: PlatformCommand[] = [
   ...eventCommands,
@@ -16,4 +17,5 @@ export const PLATFORM_COMMANDS: PlatformCommand[] = [
   ...billingCommands,
   ...externalCommands,
   ...consumptionCommands,
+  ...edgeCommands,
 ];
