@@ -289,6 +289,7 @@ export const EDGE_RUNTIME_TEXTS = {
   badBase: '{fn} 的进制须为 2 到 36：{value}',
   protectedHeader: '响应头 {name} 受保护，不能删除',
   forbiddenRequestHeader: '请求头 {name} 不允许修改',
+  emptyHeader: '头部 {name} 的值为空，边缘节点不会发送',
   rewriteMissing: '改写目标引用的变量 {name} 不存在，URI 未改写',
   rewriteOverridden: '优先级 {priority} 的改写被后面的规则覆盖',
   rewriteCancelled: '规则集提前结束，URI 改写未执行',

@@ -37,6 +37,10 @@ math.randomseed(ngx.now() * 1000 + (ngx.worker and ngx.worker.pid() or 0))
 -- compiled rule sets of this worker, by service and version
 local sets = {}
 
+-- a request's outcome while nginx matches the location of its rewritten URI (which clears ngx.ctx)
+local pending = {}
+local seq = 0
+
 -- the rules of a service: built once per worker from the compiled factory
 function _M.set(key, factory)
   local s = sets[key]
@@ -247,9 +251,22 @@ end
 
 -- the rewrite phase: run the rules and act on the outcome
 function _M.rewrite(set)
-  if ngx_req.is_internal() then return end
   local ctx = ngx.ctx
-  if ctx.edge_rules then return end
+  local done = ngx_var.edge_rules_done
+  if done ~= "" then
+    -- back after the rewrite's location match: nginx cleared ngx.ctx, the state waited under the
+    -- key the variable holds
+    local id = done
+    local kept = pending[id]
+    if kept then
+      pending[id] = nil
+      ctx.edge_rules = kept.st
+      ctx.edge_trace = kept.trace
+    end
+    return
+  end
+  if ngx_req.is_internal() then return end
+  ngx_var.edge_rules_done = "1"
   local req = request(set.body)
   local st = _M.run(set, req)
   ctx.edge_rules = st
@@ -287,7 +304,7 @@ function _M.rewrite(set)
 
   -- request headers, in the order asked; some the edge sets for the origin are variables
   for _, h in ipairs(st.req_headers) do
-    if h.applied then
+    if h.applied then -- (an added header with an empty value is not applied: nginx would drop it)
       local name = h.name
       local lname = lower(name)
       local var = lname == "x-forwarded-for" and "edge_xff" or lname == "x-real-ip" and "edge_real_ip"
@@ -330,6 +347,10 @@ function _M.rewrite(set)
     ngx_req.set_uri_args(st.query)
   end
   if st.rewritten and st.path ~= req.uri then
+    seq = seq + 1
+    local id = "k" .. seq
+    pending[id] = { st = st, trace = ctx.edge_trace }
+    ngx_var.edge_rules_done = id
     ngx_req.set_uri(st.path, true)
   end
 end

@@ -139,6 +139,7 @@ export function rulesParts(s: Pick<EdgeService, 'id' | 'version' | 'rules'>): Ru
     get server() {
       return [
         'set $edge_rate_after 0;',
+        'set $edge_rules_done "";',
         'limit_rate_after $edge_rate_after;',
         ...[...sets].map(([v, value]) => `set $${v} ${value};`),
         'rewrite_by_lua_block {',

@@ -345,6 +345,9 @@ function headerChange(c: Ctx, list: HeaderChange[], change: Omit<HeaderChange, '
   if (refused) c.st.notes.push(refused);
 }
 
+/** nginx sends no header with an empty value, so adding one does nothing on the edge. */
+const emptyHeader = (name: string, value: string) => (value === '' ? fillText(R.emptyHeader, { name }) : undefined);
+
 /** Lua's string.sub on characters: 1-based, inclusive, negatives from the end. */
 function sub(s: string, from: number, to: number): string {
   const chars = Array.from(s);
@@ -432,7 +435,7 @@ const BUILDERS: Record<string, Builder> = {
       const value = str(v(c));
       const cov = k ? cover(k(c)) : false;
       if (c.halt) return '';
-      const refused = FORBIDDEN_REQUEST_HEADERS.some((h) => iequals(h, name)) ? fillText(R.forbiddenRequestHeader, { name }) : undefined;
+      const refused = FORBIDDEN_REQUEST_HEADERS.some((h) => iequals(h, name)) ? fillText(R.forbiddenRequestHeader, { name }) : emptyHeader(name, value);
       headerChange(c, c.st.requestHeaders, { action: 'add', name, value, ...(cov ? { cover: true } : {}) }, refused);
       return '';
     },
@@ -452,7 +455,7 @@ const BUILDERS: Record<string, Builder> = {
       const value = str(v(c));
       const cov = k ? cover(k(c)) : false;
       if (c.halt) return '';
-      headerChange(c, c.st.responseHeaders, { action: 'add', name, value, ...(cov ? { cover: true } : {}) });
+      headerChange(c, c.st.responseHeaders, { action: 'add', name, value, ...(cov ? { cover: true } : {}) }, emptyHeader(name, value));
       return '';
     },
   DEL_RSP_HEADER:

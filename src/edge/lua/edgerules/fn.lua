@@ -445,7 +445,8 @@ local function header_fn(side, op)
         cov = a[3] and cover(a[3](c)) or false
       end
       if c.halt ~= 0 then return "" end
-      local refused
+      -- nginx sends no header with an empty value: such an add is refused on both sides (the tester says so)
+      local refused = op == "add" and value == ""
       if side == "req" then
         if FORBIDDEN[lower(name)] then refused = true end
         header_change(c, c.st.req_headers, { action = op, name = name, value = value, cover = cov }, refused)

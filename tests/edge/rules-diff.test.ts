@@ -1,0 +1,249 @@
+/**
+ * The tester and the edge agree (issue 18): every case of tests/edge/rules-cases.ts (the evaluator's
+ * tests and the examples of docs/edge-rules.md) is saved through the API as the rules of a real service
+ * and sent as a real request through the edge; evaluate() on the stored rules and the same request must
+ * predict what happened — status, Location, the URI and query that reached the origin, the method, body
+ * and request headers the origin saw, the response headers the client saw, the limit rate and each
+ * rule's outcome (the last two from the node's trace header, which only a caller with the node key gets).
+ * A disagreement names the case and shows both outcomes.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { evaluate, type EdgeOutcome, type EdgeRule, type RunnableRule, type SampleRequest } from '../../src/shared/edgerules';
+import { demoOriginValue } from '../../src/server/seed/edge';
+import { nginxInstalled, startEdgeStack, type EdgeAnswer, type EdgeStack } from './harness';
+import { CASES, type RuleCase } from './rules-cases';
+
+const BUCKET = 'demo-cdn-01';
+const HOST = 'act1.demo-example.com';
+const d = nginxInstalled ? describe : describe.skip;
+
+/** The answers of the test's origin: every path echoes what reached it, and carries X-Powered-By. */
+const ORIGIN_HEADERS = { 'x-powered-by': 'test-origin', 'cache-control': 'no-store' };
+
+let edge: EdgeStack;
+let echo: http.Server;
+let nodeAuth: string;
+
+/** The node's last error-log lines (a rule's Lua failing would show there). */
+function errorLog(): string {
+  try {
+    const lines = fs.readFileSync(path.join(edge.dir, 'logs/error.log'), 'utf8').trim().split('\n').filter((l) => /\[(error|crit|alert)\]/.test(l));
+    return lines.length ? `节点错误日志：\n${lines.slice(-5).join('\n')}\n` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Values made of random characters: compared by their length (integers as integers). */
+function loosen(v: Seen, c: RuleCase): Seen {
+  if (!c.random) return v;
+  const mask = (x: string | undefined) => (x === undefined ? x : /^\d+$/.test(x) ? '<整数>' : `<${x.length} 个字符>`);
+  return { ...v, response_headers: Object.fromEntries(Object.entries(v.response_headers).map(([k, x]) => [k, mask(x)])) };
+}
+
+/** What the client and the origin saw, in the shape both sides can predict. */
+interface Seen {
+  status: number;
+  location: string | null;
+  /** At the origin (null when the edge answered itself). */
+  origin: { uri: string; method: string; body: string; headers: Record<string, string | undefined> } | null;
+  response_headers: Record<string, string | undefined>;
+  limit_rate: { after: number | null; rate: number | null };
+  trace: string[];
+}
+
+async function saveRules(rules: RunnableRule[]): Promise<EdgeRule[]> {
+  const list = JSON.parse((await edge.client.get(`/api/buckets/rewrite/?bucket_name=${BUCKET}&perPage=100`)).body);
+  for (const r of list.data.rewrite as EdgeRule[]) {
+    const res = await edge.client.request({ method: 'DELETE', url: `/api/buckets/rewrite/?rewrite_id=${r.rewrite_id}` });
+    if (res.statusCode !== 200) throw new Error(`删除规则失败：${res.body}`);
+  }
+  const sorted = [...rules].sort((a, b) => a.priority - b.priority);
+  let priority = 1;
+  for (const r of sorted) {
+    const { rewrite_id: _id, ...rest } = r;
+    const body = { ...rest, bucket_name: BUCKET, priority, describe: r.describe || 'r' };
+    const res = await edge.client.put('/api/buckets/rewrite/', body);
+    // a rule the API refuses (a program that does not parse) never reaches the edge
+    if (res.statusCode === 200) priority++;
+  }
+  await edge.waitLive();
+  const stored = JSON.parse((await edge.client.get(`/api/buckets/rewrite/?bucket_name=${BUCKET}&perPage=100`)).body);
+  return stored.data.rewrite as EdgeRule[];
+}
+
+/** Addresses of the cases mapped to loopback ones this machine can send from. */
+const ADDRESSES: Record<string, string> = { '10.0.0.1': '127.0.0.1', '10.0.0.2': '127.0.0.2' };
+const mapAddresses = (rules: RunnableRule[]): RunnableRule[] => JSON.parse(JSON.stringify(rules).replace(/10\.0\.0\.[12]/g, (a) => ADDRESSES[a]));
+
+/** The request as sent: what the evaluator is given too. */
+function sample(c: RuleCase): SampleRequest & { path: string } {
+  const r = c.request;
+  let uri = r.uri;
+  let query = r.query ?? '';
+  const q = uri.indexOf('?');
+  if (q >= 0) {
+    if (r.query === undefined) query = uri.slice(q + 1);
+    uri = uri.slice(0, q);
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k.toLowerCase()] = v;
+  headers.host = HOST;
+  if (r.body) headers['content-length'] = String(Buffer.byteLength(r.body));
+  return {
+    method: (r.method ?? 'GET').toUpperCase(),
+    scheme: 'http',
+    host: HOST,
+    uri,
+    query,
+    headers,
+    ...(r.body ? { body: r.body } : {}),
+    ip: r.ip === '10.0.0.2' ? '127.0.0.2' : '127.0.0.1',
+    path: query ? `${uri}?${query}` : uri,
+  };
+}
+
+function parseTrace(v: string | string[] | undefined) {
+  const text = Array.isArray(v) ? v[0] : (v ?? '');
+  const part = (k: string) => new RegExp(`(?:^|;)${k}=([^;]*)`).exec(text)?.[1] ?? '';
+  const num = (s: string) => (s === '' ? null : Number(s));
+  return { rate: num(part('rate')), after: num(part('after')), rules: part('rules') ? part('rules').split(',') : [] };
+}
+
+function seen(res: EdgeAnswer, touched: { req: string[]; rsp: string[] }, outcomeRules: EdgeRule[]): Seen {
+  const trace = parseTrace(res.headers['x-edge-trace']);
+  const byId = new Map(trace.rules.map((t) => [Number(t.slice(0, t.indexOf(':'))), t.slice(t.indexOf(':') + 1)]));
+  let origin: Seen['origin'] = null;
+  if (res.headers['x-test-origin'] === 'echo' && res.text) {
+    const e = JSON.parse(res.text);
+    origin = { uri: e.url, method: e.method, body: e.body, headers: Object.fromEntries(touched.req.map((h) => [h, e.headers[h]])) };
+  }
+  // Node reads header values as Latin-1; the edge sends UTF-8
+  const header = (h: string) => {
+    const v = res.headers[h];
+    const text = Array.isArray(v) ? v.join(', ') : v;
+    return text === undefined ? undefined : Buffer.from(text, 'latin1').toString('utf8');
+  };
+  return {
+    status: res.status,
+    location: header('location') ?? null,
+    origin,
+    response_headers: Object.fromEntries(touched.rsp.map((h) => [h, header(h)])),
+    limit_rate: { after: trace.after, rate: trace.rate },
+    trace: outcomeRules.map((r) => byId.get(r.rewrite_id) ?? '(无)'),
+  };
+}
+
+/** What the evaluator's outcome says the client and the origin see. */
+function predicted(o: EdgeOutcome, s: SampleRequest, touched: { req: string[]; rsp: string[] }, res: EdgeAnswer): Seen {
+  // request headers: the request's, plus those the edge sets for the origin, then the rules' changes in order
+  const reqHeaders: Record<string, string | undefined> = { ...s.headers, 'x-forwarded-for': s.ip, 'x-real-ip': s.ip, 'x-forwarded-proto': 'http' };
+  for (const h of o.request_headers) {
+    if (!h.applied) continue;
+    const k = h.name.toLowerCase();
+    if (h.action === 'delete') delete reqHeaders[k];
+    else reqHeaders[k] = !h.cover && reqHeaders[k] !== undefined ? `${reqHeaders[k]}, ${h.value}` : h.value;
+  }
+  // response headers: the origin's (or none when the edge answers), then the rules' changes in order;
+  // a protected header the rules may not delete is whatever the edge sent
+  const rspHeaders: Record<string, string | undefined> = o.status === null ? { ...ORIGIN_HEADERS } : {};
+  const protectedSeen = new Set<string>();
+  for (const h of o.response_headers) {
+    const k = h.name.toLowerCase();
+    if (!h.applied) {
+      if (h.action === 'delete') protectedSeen.add(k);
+      continue;
+    }
+    if (h.action === 'delete') delete rspHeaders[k];
+    else rspHeaders[k] = !h.cover && rspHeaders[k] !== undefined ? `${rspHeaders[k]}, ${h.value}` : h.value;
+  }
+  for (const k of protectedSeen) if (!o.response_headers.some((h) => h.applied && h.name.toLowerCase() === k)) rspHeaders[k] = (res.headers[k] as string | undefined) ?? '(受保护，应仍存在)';
+  const trace = o.trace.map((t) => (t.outcome === 'matched' ? (o.matched.find((m) => m.rewrite_id === t.rewrite_id)?.ended ?? 'matched') : t.outcome));
+  return {
+    status: o.status ?? 200,
+    location: o.location,
+    origin:
+      o.status === null && s.method !== 'HEAD'
+        ? { uri: o.uri, method: o.method, body: o.request_body ?? s.body ?? '', headers: Object.fromEntries(touched.req.map((h) => [h, reqHeaders[h]])) }
+        : null,
+    response_headers: Object.fromEntries(touched.rsp.map((h) => [h, rspHeaders[h]])),
+    limit_rate: o.limit_rate,
+    trace,
+  };
+}
+
+d('the tester and the edge agree', () => {
+  beforeAll(async () => {
+    echo = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        for (const [k, v] of Object.entries(ORIGIN_HEADERS)) res.setHeader(k, v);
+        res.setHeader('X-Test-Origin', 'echo');
+        res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    edge = await startEdgeStack();
+    nodeAuth = `Bearer ${edge.agent.opts.nodeKey}`;
+    // the operator points the service at the test's origin (a loopback address no customer may set)
+    const bucket = await edge.server.db.selectFrom('buckets').select('id').where('name', '=', BUCKET).executeTakeFirstOrThrow();
+    await edge.server.db
+      .updateTable('service_settings')
+      .set({ value: JSON.stringify(demoOriginValue(`127.0.0.1:${(echo.address() as AddressInfo).port}`)) })
+      .where('bucket_id', '=', bucket.id)
+      .where('setting_id', '=', 'origin')
+      .execute();
+    await edge.waitLive();
+  }, 60_000);
+
+  afterAll(async () => {
+    await edge?.close();
+    echo?.close();
+  });
+
+  let lastRules = '';
+  let stored: EdgeRule[] = [];
+
+  it.each(CASES.map((c) => [c.name, c]))('%s', async (name, c) => {
+    const rules = mapAddresses(c.rules);
+    const key = JSON.stringify(rules);
+    if (key !== lastRules) {
+      stored = await saveRules(rules);
+      lastRules = key;
+    }
+    for (let attempt = 1; ; attempt++) {
+      const agreed = await once(name, c, stored);
+      // $_TIME: the edge's clock may have turned to the next second since the sample was made
+      if (agreed || !c.time || attempt === 2) break;
+    }
+  });
+});
+
+/** One request of a case; true when the two sides agree (throws with both outcomes otherwise, unless a retry may help). */
+async function once(name: string, c: RuleCase, stored: EdgeRule[]): Promise<boolean> {
+  const s = { ...sample(c), time: Math.floor(Date.now() / 1000) };
+  const outcome = evaluate(stored, s);
+  const touched = {
+    req: [...new Set(outcome.request_headers.map((h) => h.name.toLowerCase()))],
+    rsp: [...new Set(outcome.response_headers.map((h) => h.name.toLowerCase()))],
+  };
+  const { host: _h, 'content-length': _l, ...headers } = s.headers!;
+  const res = await edge.request(HOST, s.path, {
+    method: s.method,
+    headers: { ...headers, 'x-edge-trace': nodeAuth },
+    ...(s.body ? { body: s.body } : {}),
+    ...(s.ip !== '127.0.0.1' ? { localAddress: s.ip } : {}),
+  });
+  const edgeSaw = loosen(seen(res, touched, stored), c);
+  const tester = loosen(predicted(outcome, s, touched, res), c);
+  if (JSON.stringify(edgeSaw) !== JSON.stringify(tester)) {
+    if (c.time && Math.floor(Date.now() / 1000) !== s.time) return false;
+    throw new Error(`用例「${name}」不一致\n${errorLog()}规则测试：${JSON.stringify(tester, null, 1)}\n边缘节点：${JSON.stringify(edgeSaw, null, 1)}`);
+  }
+  return true;
+}
