@@ -143,6 +143,28 @@ describe('浏览器缓存 (browser_cache)', () => {
     expect(ok.headers['cache-control']).toBe('max-age=100');
   });
 
+  test('patterns match literally but for *: dots, pluses and brackets in paths; suffixes in any case', async () => {
+    await edge.saveLive('demo-cdn-09', 'browser_cache', {
+      rules: [
+        { type: 'path', value: '/echo/a.b', ttl: 11, follow_origin: false },
+        { type: 'path', value: '/echo/x*/y', ttl: 22, follow_origin: false },
+        { type: 'directory', value: '/echo/d+(1)', ttl: 33, follow_origin: false },
+        { type: 'suffix', value: 'Js,css', ttl: 44, follow_origin: false },
+      ],
+    });
+    const cc = async (p: string) => (await get('act9.demo-example.com', p)).headers['cache-control'];
+    expect(await cc('/echo/a.b')).toBe('max-age=11');
+    expect(await cc('/echo/aXb')).toBe('no-store'); // the origin's
+    expect(await cc('/echo/x1/2/y')).toBe('max-age=22');
+    expect(await cc('/echo/x/y')).toBe('max-age=22');
+    expect(await cc('/echo/x/y/z')).toBe('no-store');
+    expect(await cc('/echo/d+(1)/f')).toBe('max-age=33');
+    expect(await cc('/echo/dd(1)/f')).toBe('no-store');
+    expect(await cc('/echo/z.JS')).toBe('max-age=44');
+    expect(await cc('/echo/z.css?x=.js')).toBe('max-age=44');
+    expect(await cc('/echo/zjs')).toBe('no-store');
+  });
+
   test('the edge\'s own cache is not affected', async () => {
     await get(STATIC, '/js/app.js?own=1');
     expect((await get(STATIC, '/js/app.js?own=1')).headers['x-cache']).toBe('HIT');
