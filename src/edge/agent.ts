@@ -16,6 +16,7 @@ import { compileService, type CompiledService, type CompileOptions } from './com
 import { compileMain, type NodeOptions } from './compile/main';
 import { NginxProcess, nginxAvailable, testConfig } from './nginx';
 import { ControlPlane } from './control';
+import { startPurgeRunner, type PurgeRunner } from './purge/runner';
 
 export interface AgentOptions {
   controlUrl: string;
@@ -59,6 +60,8 @@ export class EdgeAgent {
   /** Every finished apply (tests and the benchmark wait on it). */
   readonly applied: ApplyResult[] = [];
   private waiters: (() => void)[] = [];
+  /** Purge and preheat on this node's cache (./purge/runner.ts, docs/operations-tools.md). */
+  purge: PurgeRunner | null = null;
 
   constructor(readonly opts: AgentOptions) {
     const dir = path.resolve(opts.dir);
@@ -113,12 +116,14 @@ export class EdgeAgent {
     };
     await this.nginx.start();
     this.loop = this.follow();
+    this.purge = startPurgeRunner(this, this.node, this.log);
   }
 
   async stop(opts: { keepNginx?: boolean } = {}): Promise<void> {
     this.stopped = true;
     this.control.abort();
     await this.loop?.catch(() => undefined);
+    await this.purge?.stop();
     if (!opts.keepNginx) await this.nginx.stop();
   }
 

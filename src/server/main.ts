@@ -35,7 +35,7 @@ async function main() {
   if (traffic?.seeded) app.log.info(`已生成演示流量数据：${traffic.ms} ms，${JSON.stringify(traffic.rows)}`);
   if (seeded) app.log.info('已创建演示数据：demo / demo123456，demo2fa / demo123456（短信验证码见日志与 sms_outbox 表）');
   const stopCleanup = scheduleCleanup(db, app.log);
-  const stopPurge = schedulePurgeWorker(db, app.log);
+  const stopPurge = schedulePurgeWorker(db, app.log, { edge: config.edge.enabled }); // without an edge, tasks fail with the reason
   const stopBilling = scheduleBilling(db, app.log, outboxSender(db, app.log, config.logSms));
   const stopCostControl = scheduleCostControl(db, app.log, config.domains?.costControlEveryMs ?? 0);
   // the demo's traffic keeps coming while the server runs (DEMO_TRAFFIC_LIVE=0 stops it)

@@ -17,7 +17,29 @@ export const RULE_TIMES_PER_DAY = 5;
 export const PURGE_RECORD_DAYS = 3;
 
 export type PurgeStatus = 'waiting' | 'success' | 'failed';
-export const PURGE_STATUS_LABELS: Record<PurgeStatus, string> = { waiting: '处理中', success: '已完成', failed: '失败' };
+/** The task's state is what the edge did (set by the edge node's report, docs/operations-tools.md "Purge and preheat"). */
+export const PURGE_STATUS_LABELS: Record<PurgeStatus, string> = { waiting: '处理中', success: '成功', failed: '失败' };
+
+/** A task no edge node has finished this long after it was due fails (the provider's "within 10 minutes"). */
+export const PURGE_TASK_TIMEOUT_MINUTES = 10;
+/** An edge node counts as online while it has called the edge API within this many seconds. */
+export const PURGE_NODE_ALIVE_SECONDS = 120;
+
+/** The reasons and notes the purge log shows (both the server and the edge node write them). */
+export const PURGE_TEXTS = {
+  noEdge: '本环境未运行边缘节点（EDGE=off），任务未执行',
+  noNode: '没有在线的边缘节点，任务未执行',
+  timeout: `边缘节点未在 ${PURGE_TASK_TIMEOUT_MINUTES} 分钟内完成该任务`,
+  pausedPreheat: '服务已因带宽封顶暂停，预热未执行',
+  noServicePreheat: '该域名已不属于任何服务（服务或域名已删除），预热未执行',
+  preheatStatus: (status: number) => `边缘节点返回 HTTP ${status}，未缓存`,
+  preheatNotCacheable: (cacheControl?: string) => `源站响应不可缓存${cacheControl ? `（Cache-Control: ${cacheControl}）` : ''}，未缓存`,
+  preheatError: (why: string) => `预热请求失败：${why}`,
+  purgeError: (why: string) => `清除缓存失败：${why}`,
+  removed: (n: number) => `已清除 ${n.toLocaleString('zh-CN')} 个缓存对象`,
+  cached: '已缓存到边缘节点',
+  onNode: (node: string, message: string) => `${node}：${message}`,
+} as const;
 
 export interface PurgeTask {
   id: number;
@@ -27,7 +49,46 @@ export interface PurgeTask {
   status: PurgeStatus;
   created_at: string;
   finished_at: string | null;
+  /** Why it failed (Chinese), from the edge node's report or the server. */
+  message: string | null;
+  /** Purges: the cached objects the edge removed (summed over nodes); null until done. */
+  removed: number | null;
 }
+
+/**
+ * The edge API's purge calls (src/server/edge/purge.ts ⇄ src/edge/purge/): a node pulls the tasks due
+ * for it and reports each one's outcome.
+ *
+ *   GET  /edge/v1/purge?wait=S     { tasks: EdgePurgeTask[] }   (long poll: waits up to S seconds for one)
+ *   POST /edge/v1/purge/report     { results: EdgePurgeResult[] }
+ */
+export interface EdgePurgeTask {
+  id: number;
+  kind: PurgeKind;
+  /** The URL or rule as submitted. */
+  target: string;
+  /** Its host, lower-cased (the cache key starts with it). */
+  host: string;
+  /** The service the host belongs to now; null when the domain is no longer any service's. */
+  service: { id: number; paused: boolean; query_string: QueryStringKey } | null;
+}
+
+/** The service's query_string setting: how the cache key keeps a URL's query (schemas/settings/query_string). */
+export interface QueryStringKey {
+  mode: 'keep_all' | 'ignore_all' | 'keep_some' | 'ignore_some';
+  params: string[];
+}
+
+export interface EdgePurgeResult {
+  id: number;
+  ok: boolean;
+  /** Chinese: why it failed. */
+  message?: string;
+  /** Purges: how many cached objects were removed. */
+  removed?: number;
+}
+
+export const EDGE_PURGE_MAX_TASKS = 1000;
 
 export interface PurgeQuota {
   kind: PurgeKind;

@@ -16,6 +16,7 @@ import { externalMigrations } from '../external/migrations';
 import { consumptionMigrations } from '../billing/consumption/migrations';
 import { donationMigrations } from '../billing/donation/migrations';
 import { edgeMigrations } from '../edge/migrations';
+import { purgeMigrations } from '../purge/migrations';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -355,6 +356,7 @@ const sectionMigrations: Record<string, Migration>[] = [
   consumptionMigrations,
   donationMigrations,
   edgeMigrations,
+  purgeMigrations,
 ];
 
 /** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */

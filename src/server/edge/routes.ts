@@ -18,6 +18,7 @@ import { ok } from '../http/envelope';
 import { bucketForUser } from '../buckets/repo';
 import { configSnapshot, currentVersion, edgeStatusOf, nodeByKey, recordReport, registerNode } from './repo';
 import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '../../shared/edge';
+import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
 
 /** 20010: the edge node's key is missing or unknown. */
@@ -57,6 +58,7 @@ const reportSchema = {
 export async function edgeRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry, config: ServerConfig): Promise<void> {
   // the node that `npm start` runs beside the server (EDGE_NODE_KEY), registered with its key
   if (config.edge.enabled && config.edge.nodeKey) await registerNode(db, config.edge.nodeName, config.edge.nodeKey);
+  await edgePurgeRoutes(app, db, registry); // purge and preheat tasks for the nodes, and their outcomes (./purge.ts)
   await edgeFileRoutes(app, db, registry); // file services' storage and mirror migration (./files.ts)
 
   async function nodeOf(req: FastifyRequest) {

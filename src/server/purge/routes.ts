@@ -1,6 +1,7 @@
 /**
  * Purge and preheat (spec 002 "Purge and preheat", permission cache). Every submitted URL or rule
- * becomes a task record, processed by the background worker (./worker.ts) and listed in the log.
+ * becomes a task record; the edge nodes pull it, act on their cache and report (src/server/edge/purge.ts,
+ * ./outcome.ts), and the log shows what they did. ./worker.ts settles what no report can (no edge, time-out).
  *
  *   POST /api/purge/               { urls }                       URL purge
  *   POST /api/buckets/purge/batch/ { source_url, nofi, delay }    URL purge, one per line, after `delay` seconds
@@ -34,6 +35,8 @@ import {
   type PurgeTask,
 } from '../../shared/purge';
 import { limitProp } from '../http/keyset';
+import { announceTasks } from './signal';
+import './tables';
 
 const startOfDay = (now = new Date()) => new Date(now.getFullYear(), now.getMonth(), now.getDate());
 
@@ -108,6 +111,8 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
         .execute();
       return inserted;
     });
+    // the edge nodes' long polls take them now (src/server/edge/purge.ts)
+    if (delaySeconds === 0) announceTasks();
     return ok({ count: rows.length, task_ids: rows.map((r) => r.id), first_domain: hostOf(targets[0]) }, { quota: (await quotasOf(db, user.account_id)).find((q) => q.kind === kind) });
   }
 
@@ -169,7 +174,7 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
       if (status) q = q.where('status', '=', status);
       const total = Number((await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
       const rows = await q
-        .select(['id', 'kind', 'target', 'domain', 'status', 'created_at', 'finished_at'])
+        .select(['id', 'kind', 'target', 'domain', 'status', 'created_at', 'finished_at', 'message', 'removed'])
         .orderBy('id', 'desc')
         .limit(limit)
         .offset((page - 1) * limit)
@@ -182,6 +187,8 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
         status: r.status as PurgeTask['status'],
         created_at: new Date(r.created_at).toISOString(),
         finished_at: r.finished_at ? new Date(r.finished_at).toISOString() : null,
+        message: r.message ?? null,
+        removed: r.removed ?? null,
       }));
       return ok(data, { pager: { total, page, pages: Math.max(1, Math.ceil(total / limit)) }, quota: await quotasOf(db, user.account_id) });
     },

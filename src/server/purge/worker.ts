@@ -1,32 +1,25 @@
 /**
- * The purge worker: tasks whose time has come are sent to the edge and marked done. This
- * installation has no edge network to call, so "sending" is recording the completion; a real
- * deployment replaces `dispatch` with the call to its CDN's purge API.
+ * The purge worker: the edge nodes do the tasks and report them (./outcome.ts, src/server/edge/purge.ts);
+ * this pass settles what no report settles — without an edge (EDGE=off) a due task fails at once with
+ * 本环境未运行边缘节点（EDGE=off），任务未执行, with no online node it fails with 没有在线的边缘节点，任务未执行,
+ * and one no node finished within 10 minutes fails with the time-out. Nothing is marked done here.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
+import { settleDue } from './outcome';
 
-export type Dispatch = (task: { id: number; kind: string; target: string }) => Promise<boolean>;
-
-const recordOnly: Dispatch = async () => true;
-
-/** Processes every due task once; returns how many were done. */
-export async function processDue(db: DB, now = new Date(), dispatch: Dispatch = recordOnly): Promise<number> {
-  const due = await db.selectFrom('purge_tasks').select(['id', 'kind', 'target']).where('status', '=', 'waiting').where('run_at', '<=', now).orderBy('id').limit(500).execute();
-  for (const t of due) {
-    const okDone = await dispatch(t).catch(() => false);
-    await db.updateTable('purge_tasks').set({ status: okDone ? 'success' : 'failed', finished_at: new Date() }).where('id', '=', t.id).where('status', '=', 'waiting').execute();
-  }
-  return due.length;
+/** Settles the due tasks no report settles; answers how many were finished. */
+export async function processDue(db: DB, now = new Date(), opts: { edge: boolean } = { edge: true }): Promise<number> {
+  return settleDue(db, now, opts.edge);
 }
 
-export function schedulePurgeWorker(db: DB, log: FastifyBaseLogger, everyMs = 5000): () => void {
+export function schedulePurgeWorker(db: DB, log: FastifyBaseLogger, opts: { edge: boolean } = { edge: true }, everyMs = 5000): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    processDue(db)
-      .then((n) => n && log.debug({ purged: n }, 'purge tasks done'))
+    processDue(db, new Date(), opts)
+      .then((n) => n && log.debug({ settled: n }, 'purge tasks settled'))
       .catch((e) => log.error(e, 'purge worker failed'))
       .finally(() => (running = false));
   }, everyMs);

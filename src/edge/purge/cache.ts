@@ -1,0 +1,251 @@
+/**
+ * The edge's cache on disk, as nginx writes it (proxy_cache_path … levels=1:2 keys_zone=edge_cache, see
+ * ../compile/main.ts): one file per cached object at <dir>/<h[31]>/<h[29..30]>/<h>, where h is the MD5 of
+ * the cache key — or of the key and the request headers a `Vary` names, for a variant — and every file
+ * holds its key on a `KEY: …` line after nginx's binary header. nginx 1.22 (open source) has no
+ * proxy_cache_purge; removing the file is a purge: the next request finds no file, counts as a MISS and
+ * goes to the origin (the zone's entry is replaced when the new answer is stored).
+ *
+ * The key is `$host$uri?$edge_key_args` (../compile/service.ts): the host, the decoded and normalised
+ * path, and the query as the service's query_string setting keeps it.
+ *
+ * An index (file → key) avoids reading every file for every purge: a file's name never changes key, so
+ * a refresh lists the folders and reads only the files it has not seen.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { QueryStringKey } from '../../shared/purge';
+
+const HASH_NAME = /^[0-9a-f]{32}$/;
+
+/** Where nginx keeps the object of a key (levels=1:2). */
+export function cacheFileOf(dir: string, key: string): string {
+  const h = createHash('md5').update(key).digest('hex');
+  return path.join(dir, h.slice(31), h.slice(29, 31), h);
+}
+
+/** The `KEY: …` line of a cache file, or null when the file is not one (or is gone). */
+export function readKey(file: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    let size = 4096;
+    for (;;) {
+      const buf = Buffer.alloc(size);
+      const n = fs.readSync(fd, buf, 0, size, 0);
+      const at = buf.indexOf('\nKEY: ', 0, 'latin1');
+      if (at < 0) return null;
+      const end = buf.indexOf('\n', at + 6, 'latin1');
+      if (end >= 0 && end < n) return buf.subarray(at + 6, end).toString('utf8');
+      if (n < size || size >= 65536) return null;
+      size *= 4;
+    }
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** %XX decoded to bytes, read as UTF-8 (as nginx decodes $uri). */
+export function decodePercent(raw: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === '%' && /^[0-9a-fA-F]{2}$/.test(raw.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(raw.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(raw[i], 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** The path as nginx's $uri has it: %XX decoded, slashes merged, dot segments resolved. */
+export function normalizePath(raw: string): string {
+  const decoded = decodePercent(raw);
+  const out: string[] = [];
+  const parts = decoded.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i];
+    const last = i === parts.length - 1;
+    if (p === '' && !last) continue; // merge_slashes
+    if (p === '.') {
+      if (last) out.push('');
+      continue;
+    }
+    if (p === '..') {
+      out.pop();
+      if (last) out.push('');
+      continue;
+    }
+    out.push(p);
+  }
+  return '/' + out.join('/');
+}
+
+/** A URL's host, normalised path and raw query. */
+export function splitUrl(url: string): { host: string; path: string; query: string | null } | null {
+  const m = /^https?:\/\/([^/:?#\s]+)(?::\d+)?([^?#]*)(?:\?([^#]*))?/i.exec(url.trim());
+  if (!m) return null;
+  return { host: m[1].toLowerCase(), path: normalizePath(m[2] || '/'), query: m[3] ?? null };
+}
+
+const pairsOf = (args: string) => args.split('&').filter(Boolean);
+const nameOf = (pair: string) => pair.split('=')[0];
+
+/** The query pairs the cache key keeps under the service's query_string setting. */
+export function keptPairs(query: string, qs: QueryStringKey): string[] {
+  const pairs = pairsOf(query);
+  switch (qs.mode) {
+    case 'ignore_all':
+      return [];
+    case 'keep_some':
+      return pairs.filter((p) => qs.params.includes(nameOf(p)));
+    case 'ignore_some':
+      return pairs.filter((p) => !qs.params.includes(nameOf(p)));
+    default:
+      return pairs;
+  }
+}
+
+/**
+ * Whether a cached key is the object of a URL: same host and path, and the query the key keeps is the
+ * URL's query as the setting keeps it — the same string when every parameter is kept, else the same
+ * pairs in any order (how the key writes kept pairs is the query_string compiler's business).
+ */
+export function urlMatcher(url: string, qs: QueryStringKey): ((key: string) => boolean) | null {
+  const u = splitUrl(url);
+  if (!u) return null;
+  const prefix = `${u.host}${u.path}?`;
+  const query = u.query ?? '';
+  const want = keptPairs(query, qs).sort().join('&');
+  return (key) => {
+    if (!key.startsWith(prefix)) return false;
+    const args = key.slice(prefix.length);
+    if (qs.mode === 'keep_all') return args === query;
+    return pairsOf(args).sort().join('&') === want;
+  };
+}
+
+/** The key nginx writes for a URL when the whole query is kept (the direct file of a URL purge). */
+export function plainKeyOf(url: string, qs: QueryStringKey): string | null {
+  const u = splitUrl(url);
+  if (!u) return null;
+  if (qs.mode === 'keep_all') return `${u.host}${u.path}?${u.query ?? ''}`;
+  if (qs.mode === 'ignore_all') return `${u.host}${u.path}?`;
+  return null;
+}
+
+/**
+ * A rule (directory or pattern, spec 002 "Purge", provider-facts: http://example.com/image/*):
+ * `*` stands for any characters, `/` included; a rule ending in `/` takes everything under it; a rule
+ * without `*` is a directory (the path itself and everything under it). The query is not part of the
+ * match (every query of a matching path goes) unless the rule has one.
+ */
+export function ruleMatcher(rule: string): ((key: string) => boolean) | null {
+  const m = /^https?:\/\/([^/:?#\s]+)(?::\d+)?([^?#]*)(?:\?([^#]*))?/i.exec(rule.trim());
+  if (!m) return null;
+  const host = m[1].toLowerCase();
+  const rawPath = m[2] || '/';
+  const withQuery = m[3] !== undefined;
+  // decoded and with slashes merged as $uri has them (a rule names paths, `.` and `..` are taken as written)
+  let pattern = decodePercent(rawPath).replace(/\/{2,}/g, '/');
+  if (!pattern.startsWith('/')) pattern = '/' + pattern;
+  const star = pattern.includes('*') || withQuery;
+  let test: (subject: string) => boolean;
+  if (withQuery) pattern += '?' + m[3];
+  if (star) {
+    if (pattern.endsWith('/')) pattern += '*';
+    const re = new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's');
+    test = (s) => re.test(s);
+  } else {
+    const dir = pattern.endsWith('/') ? pattern : pattern + '/';
+    test = (s) => s === pattern || s.startsWith(dir);
+  }
+  return (key) => {
+    if (!key.startsWith(host + '/')) return false;
+    const rest = key.slice(host.length);
+    if (withQuery) return test(rest);
+    const q = rest.indexOf('?');
+    return test(q < 0 ? rest : rest.slice(0, q));
+  };
+}
+
+export class CacheIndex {
+  /** file (relative: a/bc/<md5>) → key */
+  private files = new Map<string, string>();
+
+  constructor(readonly dir: string) {}
+
+  get size(): number {
+    return this.files.size;
+  }
+
+  /** Lists the cache folders; reads the key of each file not seen before and forgets the gone ones. */
+  refresh(): { files: number; read: number } {
+    const seen = new Set<string>();
+    let read = 0;
+    for (const a of safeList(this.dir)) {
+      if (a.length !== 1) continue;
+      for (const b of safeList(path.join(this.dir, a))) {
+        if (b.length !== 2) continue;
+        for (const f of safeList(path.join(this.dir, a, b))) {
+          if (!HASH_NAME.test(f)) continue; // temporary files (<md5>.0000000001) are not objects yet
+          const rel = `${a}/${b}/${f}`;
+          seen.add(rel);
+          if (this.files.has(rel)) continue;
+          const key = readKey(path.join(this.dir, rel));
+          read++;
+          if (key !== null) this.files.set(rel, key);
+        }
+      }
+    }
+    for (const rel of this.files.keys()) if (!seen.has(rel)) this.files.delete(rel);
+    return { files: this.files.size, read };
+  }
+
+  /** Removes every indexed object whose key matches; answers how many files were removed. */
+  remove(match: (key: string) => boolean): number {
+    let n = 0;
+    for (const [rel, key] of this.files) {
+      if (!match(key)) continue;
+      if (unlink(path.join(this.dir, rel))) n++;
+      this.files.delete(rel);
+    }
+    return n;
+  }
+
+  /** Removes the file of one key directly (whether indexed or not). */
+  removeKey(key: string): number {
+    const file = cacheFileOf(this.dir, key);
+    this.files.delete(path.relative(this.dir, file).split(path.sep).join('/'));
+    return unlink(file) ? 1 : 0;
+  }
+
+  /** The indexed keys (tests, the benchmark). */
+  keys(): string[] {
+    return [...this.files.values()];
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function unlink(file: string): boolean {
+  try {
+    fs.unlinkSync(file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false; // nginx's cache manager was first
+    throw e;
+  }
+}

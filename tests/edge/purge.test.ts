@@ -1,0 +1,203 @@
+/**
+ * Purge and preheat on the edge's real cache (docs/operations-tools.md "Purge and preheat"): a task
+ * submitted in the console reaches the agent over the edge API, acts on nginx's cache files, and the
+ * purge log shows what the edge reported. Every check is a real request through nginx and the demo
+ * origin's hit counter.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { startEdgeStack, type EdgeStack } from './harness';
+import { cacheFileOf, CacheIndex } from '../../src/edge/purge/cache';
+import { PURGE_TEXTS, type PurgeTask } from '../../src/shared/purge';
+
+let edge: EdgeStack;
+let cacheDir: string;
+
+beforeAll(async () => {
+  edge = await startEdgeStack();
+  await edge.waitLive();
+  cacheDir = path.join(edge.dir, 'cache');
+});
+afterAll(async () => {
+  await edge?.close();
+});
+
+/** Submits through the console's API and answers the task ids. */
+async function submit(url: '/api/purge/' | '/api/buckets/purge/' | '/api/preheat', body: Record<string, unknown>): Promise<number[]> {
+  const res = await edge.client.post(url, body);
+  if (res.statusCode !== 200) throw new Error(`提交失败：${res.body}`);
+  return res.json().data.task_ids;
+}
+
+/** Waits until the tasks are no longer waiting (the agent's report), answers them as the log shows them. */
+async function settled(ids: number[], ms = 10_000): Promise<PurgeTask[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const log: PurgeTask[] = (await edge.client.get('/api/purge/list?limit=100')).json().data;
+    const mine = ids.map((id) => log.find((t) => t.id === id)!);
+    if (mine.every((t) => t && t.status !== 'waiting')) return mine;
+    if (Date.now() > until) throw new Error(`任务未完成：${JSON.stringify(mine)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const get = (host: string, p: string) => edge.request(host, p);
+const hits = (p: string) => edge.origin.hits.get(p) ?? 0;
+const keyFile = (key: string) => cacheFileOf(cacheDir, key);
+
+test('a URL purge removes the object: the next request is a MISS that reaches the origin; others stay cached', async () => {
+  const p = '/css/site.css?t=url';
+  expect((await get('www.demo-example.com', p)).headers['x-cache']).toBe('MISS');
+  expect((await get('www.demo-example.com', p)).headers['x-cache']).toBe('HIT');
+  await get('www.demo-example.com', '/js/app.js?t=url');
+  expect(fs.existsSync(keyFile('www.demo-example.com/css/site.css?t=url'))).toBe(true);
+  expect(hits(p)).toBe(1);
+
+  const [id] = await submit('/api/purge/', { urls: ['https://www.demo-example.com/css/site.css?t=url'] });
+  const [task] = await settled([id]);
+  expect(task).toMatchObject({ status: 'success', removed: 1, message: null });
+  expect(task.finished_at).not.toBeNull();
+  expect(fs.existsSync(keyFile('www.demo-example.com/css/site.css?t=url'))).toBe(false);
+
+  const after = await get('www.demo-example.com', p);
+  expect(after.headers['x-cache']).toBe('MISS');
+  expect(after.headers['x-origin-hits']).toBe('2');
+  expect((await get('www.demo-example.com', p)).headers['x-cache']).toBe('HIT');
+  expect((await get('www.demo-example.com', '/js/app.js?t=url')).headers['x-cache']).toBe('HIT');
+});
+
+test('a URL purge of something not cached succeeds with nothing removed; the path is matched as nginx decodes it', async () => {
+  await get('www.demo-example.com', '/css//site.css?t=dec');
+  expect(fs.existsSync(keyFile('www.demo-example.com/css/site.css?t=dec'))).toBe(true);
+  const ids = await submit('/api/purge/', { urls: ['https://www.demo-example.com/nothing-here.css', 'https://www.demo-example.com/%63ss/./site.css?t=dec'] });
+  const [none, dec] = await settled(ids);
+  expect(none).toMatchObject({ status: 'success', removed: 0 });
+  expect(dec).toMatchObject({ status: 'success', removed: 1 });
+  expect((await get('www.demo-example.com', '/css/site.css?t=dec')).headers['x-cache']).toBe('MISS');
+});
+
+test('a directory rule removes every cached object under it, of that host only', async () => {
+  for (const q of ['?t=dir1', '?t=dir2', '']) await get('www.demo-example.com', `/css/site.css${q}`);
+  await get('www.demo-example.com', '/js/app.js?t=dir');
+  await get('img-www.demo-example.com', '/css/site.css?t=dir-img');
+  const index = new CacheIndex(cacheDir);
+  index.refresh();
+  const under = index.keys().filter((k) => k.startsWith('www.demo-example.com/css/')).length;
+  expect(under).toBeGreaterThanOrEqual(3);
+
+  const [id] = await submit('/api/buckets/purge/', { rules: ['https://www.demo-example.com/css/'] });
+  const [task] = await settled([id]);
+  expect(task).toMatchObject({ status: 'success', removed: under });
+  index.refresh();
+  expect(index.keys().filter((k) => k.startsWith('www.demo-example.com/css/'))).toEqual([]);
+
+  const before = hits('/css/site.css?t=dir1');
+  const again = await get('www.demo-example.com', '/css/site.css?t=dir1');
+  expect(again.headers['x-cache']).toBe('MISS');
+  expect(hits('/css/site.css?t=dir1')).toBe(before + 1);
+  expect((await get('www.demo-example.com', '/js/app.js?t=dir')).headers['x-cache']).toBe('HIT');
+  expect((await get('img-www.demo-example.com', '/css/site.css?t=dir-img')).headers['x-cache']).toBe('HIT');
+});
+
+test('a pattern rule removes the objects it matches (any depth), and not the others', async () => {
+  await get('www.demo-example.com', '/img/logo.png?t=pat');
+  await get('www.demo-example.com', '/about.html?t=pat');
+  const [id] = await submit('/api/buckets/purge/', { rules: ['https://www.demo-example.com/*.png'] });
+  const [task] = await settled([id]);
+  expect(task.status).toBe('success');
+  expect(task.removed).toBeGreaterThanOrEqual(1);
+  expect((await get('www.demo-example.com', '/img/logo.png?t=pat')).headers['x-cache']).toBe('MISS');
+  expect((await get('www.demo-example.com', '/about.html?t=pat')).headers['x-cache']).toBe('HIT');
+});
+
+test('a preheat fetches through the edge so that the next request is a HIT; what cannot be cached fails with the reason', async () => {
+  const p = '/js/app.js?t=preheat';
+  const ids = await submit('/api/preheat', {
+    urls: ['http://www.demo-example.com/js/app.js?t=preheat', 'http://www.demo-example.com/echo/preheat', 'http://www.demo-example.com/status/404'],
+  });
+  const [ok, noStore, missing] = await settled(ids);
+  expect(ok).toMatchObject({ status: 'success', message: null });
+  expect(hits(p)).toBe(1);
+  const next = await get('www.demo-example.com', p);
+  expect(next.headers['x-cache']).toBe('HIT');
+  expect(hits(p)).toBe(1);
+  expect(noStore).toMatchObject({ status: 'failed', message: PURGE_TEXTS.preheatNotCacheable('no-store') });
+  expect(noStore.message).toBe('源站响应不可缓存（Cache-Control: no-store），未缓存');
+  expect(missing).toMatchObject({ status: 'failed', message: '边缘节点返回 HTTP 404，未缓存' });
+});
+
+test('a paused service (bandwidth cap): the purge still empties its cache, a preheat is refused with the reason, the resume answers a MISS', async () => {
+  const p = '/css/site.css?t=paused';
+  await get('static.demo-example.com', p);
+  expect((await get('static.demo-example.com', p)).headers['x-cache']).toBe('HIT');
+  const db = edge.server.db;
+  const bucket = await db.selectFrom('buckets').select('id').where('name', '=', 'demo-static').executeTakeFirstOrThrow();
+  // what the cost-control job does when the cap is crossed (src/server/domains/costControl.ts)
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('buckets').set({ status: 'PAUSED' }).where('id', '=', bucket.id).execute();
+    await trx
+      .insertInto('cost_control_state')
+      .values({ bucket_id: bucket.id, paused: true, paused_at: new Date(), paused_mbps: 1000, last_mbps: 1000, updated_at: new Date() } as any)
+      .onConflict((oc) => oc.column('bucket_id').doUpdateSet({ paused: true, paused_at: new Date() } as any))
+      .execute();
+  });
+  await edge.waitLive();
+  const closed = await get('static.demo-example.com', p);
+  expect(closed.status).toBe(403);
+  expect(closed.text).toContain('服务已关闭');
+
+  const [purge] = await settled(await submit('/api/purge/', { urls: [`https://static.demo-example.com${p}`] }));
+  expect(purge).toMatchObject({ status: 'success', removed: 1 });
+  const [preheat] = await settled(await submit('/api/preheat', { urls: ['http://static.demo-example.com/js/app.js?t=paused'] }));
+  expect(preheat).toMatchObject({ status: 'failed', message: '服务已因带宽封顶暂停，预热未执行' });
+  expect(hits('/js/app.js?t=paused')).toBe(0);
+
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('buckets').set({ status: 'NORMAL' }).where('id', '=', bucket.id).execute();
+    await trx.updateTable('cost_control_state').set({ paused: false, paused_at: null } as any).where('bucket_id', '=', bucket.id).execute();
+  });
+  await edge.waitLive();
+  const back = await get('static.demo-example.com', p);
+  expect(back.status).toBe(200);
+  expect(back.headers['x-cache']).toBe('MISS');
+  expect(hits(p)).toBe(2);
+});
+
+test('a domain whose service is gone: a new purge is refused; a task queued before runs on what is still cached, a preheat fails with the reason', async () => {
+  const host = 'act1.demo-example.com';
+  await get(host, '/css/site.css?t=gone');
+  expect((await get(host, '/css/site.css?t=gone')).headers['x-cache']).toBe('HIT');
+  const file = keyFile(`${host}/css/site.css?t=gone`);
+  expect(fs.existsSync(file)).toBe(true);
+  // queued with a delay (the batch call), then the domain leaves its service
+  const batch = await edge.client.post('/api/buckets/purge/batch/', { source_url: `https://${host}/css/site.css?t=gone`, nofi: 0, delay: 600 });
+  const purgeId: number = batch.json().data.task_ids[0];
+  const pre = await edge.client.post('/api/buckets/purge/batch/', { source_url: `https://${host}/about.html`, nofi: 0, delay: 601 });
+  expect(pre.statusCode).toBe(200);
+  const db = edge.server.db;
+  const preheatId = (await db.insertInto('purge_tasks').values({ account_id: 1, user_id: 1, kind: 'preheat', target: `http://${host}/js/app.js?t=gone`, domain: host, run_at: new Date(Date.now() + 600_000) }).returning('id').executeTakeFirstOrThrow()).id;
+  const removed = await edge.client.request({ method: 'DELETE', url: '/api/account/domains/', payload: { bucket_name: 'demo-cdn-01', domain: host } });
+  expect(removed.statusCode).toBe(200);
+  await edge.waitLive();
+  expect((await get(host, '/css/site.css?t=gone')).status).toBe(404); // the edge no longer serves the host
+
+  const refused = await edge.client.post('/api/purge/', { urls: [`https://${host}/js/app.js`] });
+  expect(refused.json()).toMatchObject({ error_code: 21224, errors: [{ path: '/urls/0', message: `${host} 不是本账号服务下的域名` }] });
+
+  await db.updateTable('purge_tasks').set({ run_at: new Date() }).where('id', 'in', [purgeId, preheatId]).execute();
+  const [purge, preheat] = await settled([purgeId, preheatId]);
+  expect(purge).toMatchObject({ status: 'success', removed: 1 });
+  expect(fs.existsSync(file)).toBe(false);
+  expect(preheat).toMatchObject({ status: 'failed', message: '该域名已不属于任何服务（服务或域名已删除），预热未执行' });
+});
+
+test('the log says 处理中 until the edge reports; a task the edge has not taken stays waiting', async () => {
+  // a delayed task is not handed to the node before its time
+  const res = await edge.client.post('/api/buckets/purge/batch/', { source_url: 'https://www.demo-example.com/later.css', nofi: 0, delay: 3600 });
+  const id: number = res.json().data.task_ids[0];
+  await new Promise((r) => setTimeout(r, 1500));
+  const log: PurgeTask[] = (await edge.client.get('/api/purge/list?limit=100')).json().data;
+  expect(log.find((t) => t.id === id)).toMatchObject({ status: 'waiting', finished_at: null, message: null, removed: null });
+  const nodes = await edge.server.db.selectFrom('purge_task_nodes').select('task_id').where('task_id', '=', id).execute();
+  expect(nodes).toEqual([]);
+});
