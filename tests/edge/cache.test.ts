@@ -32,6 +32,13 @@ describe('X-Cache', () => {
     const answers = [await get(ACT, '/about.html'), await get(ACT, '/about.html'), await get(ACT, '/echo/x'), await get(ACT, '/status/500'), await get(ACT, '/nothing-here')];
     expect(answers.map((a) => a.headers['x-cache'])).toEqual(['MISS', 'HIT', 'MISS', 'MISS', 'MISS']);
   });
+
+  test('the edge\'s own answers too: a refusal is a MISS', async () => {
+    await edge.saveLive('demo-cdn-10', 'ip_antileech', { mode: 'blacklist', ips: ['127.0.0.4'] });
+    const refused = await edge.request('act10.demo-example.com', '/about.html', { localAddress: '127.0.0.4' });
+    expect(refused.status).toBe(403);
+    expect(refused.headers['x-cache']).toBe('MISS');
+  });
 });
 
 describe('缓存规则 (cache_rules)', () => {
