@@ -76,6 +76,22 @@ test('a URL purge of something not cached succeeds with nothing removed; the pat
   expect((await get('www.demo-example.com', '/css/site.css?t=dec')).headers['x-cache']).toBe('MISS');
 });
 
+test('a URL purge removes every Vary variant of the URL (files named by the key and the varying headers, one KEY line)', async () => {
+  const p = '/headers?Cache-Control=public,max-age=3600&Vary=X-Variant&t=vary';
+  for (const v of ['a', 'b']) {
+    const res = await edge.request('www.demo-example.com', p, { headers: { 'x-variant': v } });
+    expect(res.headers['x-cache']).toBe('MISS');
+    expect((await edge.request('www.demo-example.com', p, { headers: { 'x-variant': v } })).headers['x-cache']).toBe('HIT');
+  }
+  const index = new CacheIndex(cacheDir);
+  index.refresh();
+  expect(index.keys().filter((k) => k === `www.demo-example.com${p}`).length).toBeGreaterThanOrEqual(2);
+  const [task] = await settled(await submit('/api/purge/', { urls: [`https://www.demo-example.com${p}`] }));
+  expect(task.status).toBe('success');
+  expect(task.removed).toBeGreaterThanOrEqual(2);
+  for (const v of ['a', 'b']) expect((await edge.request('www.demo-example.com', p, { headers: { 'x-variant': v } })).headers['x-cache']).toBe('MISS');
+});
+
 test('a directory rule removes every cached object under it, of that host only', async () => {
   for (const q of ['?t=dir1', '?t=dir2', '']) await get('www.demo-example.com', `/css/site.css${q}`);
   await get('www.demo-example.com', '/js/app.js?t=dir');

@@ -2,7 +2,8 @@
  * Purge and preheat (spec 002): /purge/purge_url/, purge_rule/, purge_preheat/ and purge_log/
  * (query urlNumber, code, firstDomain). The forms are the declarations of schemas/forms, rendered by
  * the engine; after a submission the console goes to the log (provider facts: "jumps to the operation
- * records"), which follows the tasks until they are done.
+ * records"), which follows the tasks until the edge reports them: 成功 with what it removed, or 失败 with
+ * the reason (docs/operations-tools.md "Purge and preheat").
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -18,7 +19,7 @@ import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api, ApiFailure, failureText } from '../api/client';
 import { useLoaded } from '../common/useList';
 import type { FieldError } from '../../shared/errors';
-import { PURGE_KIND_LABELS, PURGE_STATUS_LABELS, type PurgeKind, type PurgeQuota, type PurgeTask } from '../../shared/purge';
+import { PURGE_KIND_LABELS, PURGE_STATUS_LABELS, PURGE_TEXTS, type PurgeKind, type PurgeQuota, type PurgeTask } from '../../shared/purge';
 
 interface FormDef {
   kind: PurgeKind;
@@ -129,6 +130,13 @@ function PurgeForm({ def, quota }: { def: FormDef; quota?: PurgeQuota }) {
   );
 }
 
+/** What the edge did, as the log's last column says it. */
+function outcomeOf(r: PurgeTask): string {
+  if (r.status === 'failed') return r.message ?? '';
+  if (r.status !== 'success') return '-';
+  return r.kind === 'preheat' ? PURGE_TEXTS.cached : PURGE_TEXTS.removed(r.removed ?? 0);
+}
+
 function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
   const [params] = useSearchParams();
   const [kind, setKind] = useState<string>(params.get('kind') ?? '');
@@ -150,7 +158,7 @@ function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
   const waiting = rows?.some((r) => r.status === 'waiting');
   useEffect(() => {
     if (!waiting) return;
-    const t = setInterval(() => void load(), 5000);
+    const t = setInterval(() => void load(), 2000);
     return () => clearInterval(t);
   }, [waiting, load]);
 
@@ -186,6 +194,7 @@ function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
               <th>状态</th>
               <th>提交时间</th>
               <th>完成时间</th>
+              <th>结果</th>
             </tr>
           </thead>
           <tbody>
@@ -198,6 +207,7 @@ function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
                 </td>
                 <td>{dayjs(r.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
                 <td>{r.finished_at ? dayjs(r.finished_at).format('YYYY-MM-DD HH:mm:ss') : '-'}</td>
+                <td className="purge-outcome">{outcomeOf(r)}</td>
               </tr>
             ))}
           </tbody>
