@@ -54,6 +54,11 @@ describe('缓存规则 (cache_rules)', () => {
     await sleep(6000);
     expect((await get(WWW, uri)).headers['x-cache']).toBe('MISS');
     expect(hits(uri)).toBe(2);
+    // an answer that sets a cookie is never cached, rule or not
+    const cookie = '/headers?Set-Cookie=s%3D1';
+    await get(WWW, cookie);
+    expect((await get(WWW, cookie)).headers['x-cache']).toBe('MISS');
+    expect(hits(cookie)).toBe(2);
     // without the rule the same origin answer is never cached
     const other = '/headers?Cache-Control=no-store&n=2';
     await get(STATIC, other);
@@ -124,6 +129,13 @@ describe('浏览器缓存 (browser_cache)', () => {
       const expires = Date.parse(String(res.headers.expires));
       expect(Math.abs(expires - (before + 600_000))).toBeLessThan(3000);
     }
+  });
+
+  test('a 304 to a conditional request carries the rule\'s headers too', async () => {
+    const full = await get(STATIC, '/css/site.css');
+    const res = await edge.request(STATIC, '/css/site.css', { headers: { 'if-modified-since': String(full.headers['last-modified']) } });
+    expect(res.status).toBe(304);
+    expect(res.headers['cache-control']).toBe('max-age=600');
   });
 
   test('ttl 0: Cache-Control: no-cache', async () => {
