@@ -10,7 +10,7 @@
  */
 export type MatchType = 'suffix' | 'directory' | 'path';
 
-const escapeRe = (s: string) => s.replace(/[.^$*+?()[\]{}|\\/]/g, '\\$&');
+const escapeRe = (s: string) => s.replace(/[.^$*+?()[\]{}|\\]/g, '\\$&');
 
 /** The regular expression (PCRE) of one rule, and whether it ignores case. */
 export function ruleRegex(type: MatchType, value: string): { re: string; caseless: boolean } {

@@ -25,6 +25,8 @@ test('ruleRegex: literal but for *, suffixes any case, a directory gets its fina
   expect(m('path', '/img/*.png', '/img/a/b.png')).toBe(true);
   expect(m('path', '/a.b', '/aXb')).toBe(false);
   expect(m('path', '/a(1)+[2]', '/a(1)+[2]')).toBe(true);
+  expect(m('path', '/a{1}\\b$', '/a{1}\\b$')).toBe(true);
+  expect(m('path', '/a{1}', '/a')).toBe(false);
 });
 
 test('nginxQuoted and luaString cannot be closed by the text', () => {
