@@ -21,6 +21,8 @@ export interface EdgeContext {
   ports: { http: number; https: number };
   /** Quotes a string for nginx (double quotes, escaped). */
   q(text: string): string;
+  /** The control plane's base URL (the edge API: file services' storage, mirror migration), e.g. http://127.0.0.1:8080. */
+  control?: string;
 }
 
 /** A location a setting adds (cache rules by suffix, directory or path): it proxies like the others. */
@@ -47,6 +49,10 @@ export interface EdgeOutput {
   access_lua?: string[];
   /** Lua run in the header filter (`ngx.header` writable). */
   header_lua?: string[];
+  /** Lua run in the body filter (`ngx.arg[1]` the chunk, `ngx.arg[2]` the end), one block per server. */
+  body_lua?: string[];
+  /** Lua run in the log phase (after the answer was sent: ngx.timer for work that may take time). */
+  log_lua?: string[];
   /** The TLS profile of the service's HTTPS sockets (the agent groups services by it). */
   tls?: { min?: 'TLSv1' | 'TLSv1.1' | 'TLSv1.2' | 'TLSv1.3'; tls13?: boolean; http2?: boolean };
   /** Where requests go on a miss: `proxy_pass` target (an upstream of `http`, or a URL), and the Host sent. */

@@ -77,6 +77,12 @@ describe('a file service answers from the project storage', () => {
     expect(missing.headers['x-cache']).toBe('MISS');
   });
 
+  test('a name outside ASCII (docs/说明.txt of the seed)', async () => {
+    const res = await edge.request('assets.demo-example.com', '/docs/' + encodeURIComponent('说明.txt'));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('demo-assets');
+  });
+
   test('a file in a folder, and the edge API refuses a request without the node key', async () => {
     expect((await edge.client.post('/folder/demo-assets/edge-dir/', {})).statusCode).toBe(200);
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
@@ -102,4 +108,75 @@ describe('a file service answers from the project storage', () => {
   });
 });
 
-export { until, list, upload };
+
+describe('mirror migration (源站资源迁移) fills the chosen file service', () => {
+  const logo = () => require('node:fs').readFileSync(require('node:path').join(__dirname, '../../src/origin/site/img/logo.png')) as Buffer;
+  const entry = async (folder: string, name: string) => (await list('demo-assets', folder)).find((e) => e.name === name);
+  const settle = () => new Promise((r) => setTimeout(r, 700));
+
+  test('开启: a matching miss fetched from the origin is stored into the storage and listed; others are not', async () => {
+    await edge.saveLive('demo-www', 'mirror', { mirror: 'enable', url_patterns: ['/img/*', '/js/*.js'], mirror_bucket: 'demo-assets' });
+    const res = await edge.request('www.demo-example.com', '/img/logo.png', { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['x-origin-uri']).toBe('/img/logo.png');
+    expect(res.body.equals(logo())).toBe(true);
+    const stored = await until(() => entry('img/', 'logo.png'));
+    expect(stored.size).toBe(logo().length);
+    expect(stored.content_type).toBe('image/png');
+    // the file service itself serves it now, from the storage
+    const fromAssets = await edge.request('assets.demo-example.com', '/img/logo.png');
+    expect(fromAssets.status).toBe(200);
+    expect(fromAssets.body.equals(logo())).toBe(true);
+
+    // stored as the origin sent it, although the client took it compressed
+    const appJs = require('node:fs').readFileSync(require('node:path').join(__dirname, '../../src/origin/site/js/app.js')) as Buffer;
+    const js = await edge.request('www.demo-example.com', '/js/app.js', { headers: { 'accept-encoding': 'br' } });
+    expect(js.status).toBe(200);
+    expect((await until(() => entry('js/', 'app.js'))).size).toBe(appJs.length);
+    const jsFromAssets = await edge.request('assets.demo-example.com', '/js/app.js');
+    expect(jsFromAssets.body.equals(appJs)).toBe(true);
+
+    // a path outside the patterns goes to the origin and is not migrated
+    const css = await edge.request('www.demo-example.com', '/css/site.css');
+    expect(css.status).toBe(200);
+    await settle();
+    expect(await entry('css/', 'site.css')).toBeUndefined();
+  });
+
+  test('开启 and 暂停 read the storage first; 暂停 migrates nothing new; 关闭 goes to the origin alone', async () => {
+    const only = Buffer.from('只在云存储中的文件 ' + Date.now());
+    await edge.client.post('/folder/demo-assets/img/', {});
+    await upload('demo-assets', 'img/', [{ name: 'only-in-storage.txt', type: 'text/plain', bytes: only }, { name: 'only-in-storage-2.txt', type: 'text/plain', bytes: only }]);
+    const first = await edge.request('www.demo-example.com', '/img/only-in-storage.txt');
+    expect(first.status).toBe(200);
+    expect(first.body.equals(only)).toBe(true);
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(edge.origin.hits.get('/img/only-in-storage.txt')).toBeUndefined();
+    const again = await edge.request('www.demo-example.com', '/img/only-in-storage.txt');
+    expect(again.headers['x-cache']).toBe('HIT');
+
+    await edge.saveLive('demo-www', 'mirror', { mirror: 'paused', url_patterns: ['/img/*', '/about.html'], mirror_bucket: 'demo-assets' });
+    const about = await edge.request('www.demo-example.com', '/about.html');
+    expect(about.status).toBe(200);
+    expect(edge.origin.hits.get('/about.html')).toBe(1);
+    await settle();
+    expect(await entry('', 'about.html')).toBeUndefined();
+    const paused = await edge.request('www.demo-example.com', '/img/only-in-storage-2.txt?x=1');
+    expect(paused.status).toBe(200);
+    expect(paused.body.equals(only)).toBe(true);
+
+    await edge.saveLive('demo-www', 'mirror', { mirror: 'disable', url_patterns: ['/img/*'], mirror_bucket: 'demo-assets' });
+    const off = await edge.request('www.demo-example.com', '/img/only-in-storage-2.txt');
+    expect(off.status).toBe(404);
+    expect(off.headers['x-origin-uri']).toBe('/img/only-in-storage-2.txt');
+  });
+
+  test('no paths: every static resource is migrated, a page made by a program is not', async () => {
+    await edge.saveLive('demo-www', 'mirror', { mirror: 'enable', url_patterns: [], mirror_bucket: 'demo-assets' });
+    expect((await edge.request('www.demo-example.com', '/about.html')).status).toBe(200);
+    expect((await edge.request('www.demo-example.com', '/echo/page.php')).status).toBe(200);
+    await until(() => entry('', 'about.html'));
+    await settle();
+    expect(await entry('echo/', 'page.php')).toBeUndefined();
+  });
+});

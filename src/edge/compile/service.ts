@@ -76,6 +76,7 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
     setting: (id) => s.settings[id],
     ports: opts.ports,
     q,
+    control: opts.controlUrl,
   };
   const outs: [string, EdgeOutput][] = [];
   for (const [id, compile] of [...compilers.entries()].sort(([a], [b]) => a.localeCompare(b))) {
@@ -104,7 +105,9 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
     proxy.push(`proxy_pass ${origin.pass};`, `proxy_set_header Host ${origin.host ? q(origin.host) : '$host'};`);
   } else if (s.kind === 'file') {
     const u = new URL(opts.controlUrl);
-    proxy.push(`proxy_pass ${u.protocol}//${u.host}/edge/v1/files/${encodeURIComponent(s.name)}$uri;`, `proxy_set_header Host ${q(u.host)};`, 'proxy_set_header Authorization $edge_node_auth;');
+    // the path percent-encoded again segment by segment ($uri is decoded; a variable in proxy_pass is sent as is)
+    const esc = 'set_by_lua_block $edge_file_uri { local t = {} for p in ngx.var.uri:gmatch("[^/]+") do t[#t + 1] = ngx.escape_uri(p) end return "/" .. table.concat(t, "/") }';
+    proxy.push(esc, `proxy_pass ${u.protocol}//${u.host}/edge/v1/files/${encodeURIComponent(s.name)}$edge_file_uri;`, `proxy_set_header Host ${q(u.host)};`, 'proxy_set_header Authorization $edge_node_auth;');
   } else {
     proxy.push('return 502;');
   }
@@ -138,6 +141,7 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
     if (access.length) body.push('access_by_lua_block {', ...indent(access), '}');
     // X-Cache on every answer, then the settings' header filters (one block: nginx keeps only one per level)
     body.push('header_filter_by_lua_block {', '  local st = ngx.var.upstream_cache_status', '  ngx.header["X-Cache"] = (st == "HIT" or st == "STALE" or st == "UPDATING" or st == "REVALIDATED") and "HIT" or "MISS"', ...indent(all('header_lua')), ...indent(rules?.header ?? []), '}');
+    for (const [k, block] of [['body_lua', 'body_filter_by_lua_block'], ['log_lua', 'log_by_lua_block']] as const) if (all(k).length) body.push(`${block} {`, ...indent(all(k)), '}');
     const locations: EdgeLocation[] = [...all('locations')];
     const kindOrder = (m: string) => (m.startsWith('=') ? 0 : m.startsWith('^~') ? 1 : m.startsWith('~') ? 2 : 3);
     locations.sort((a, b) => kindOrder(a.match) - kindOrder(b.match) || (a.order ?? 0) - (b.order ?? 0));
