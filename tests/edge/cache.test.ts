@@ -247,3 +247,26 @@ describe('URL 参数缓存 (query_string)', () => {
     expect(edgeCacheKey(host, '/img/logo.png', 'a=1', settings)).toBe(`${host}/img/logo.png?`);
   });
 });
+
+describe('odd but valid values', () => {
+  test('quotes, semicolons, braces, dollars and backslashes in patterns and pages: nginx takes them, and they match literally', async () => {
+    const odd = '/echo/q"s;{b}$d\\e';
+    await edge.save('demo-cdn-09', 'cache_rules', { rules: [{ type: 'path', value: odd, ttl: 60, ignore_query: true }] });
+    await edge.save('demo-cdn-09', 'browser_cache', { rules: [{ type: 'path', value: `${odd}*`, ttl: 55, follow_origin: false }] });
+    await edge.save('demo-cdn-09', 'error_pages', { options: [{ code: [404], url: '/errors/404.html?x="]]${y};' }] });
+    await edge.saveLive('demo-cdn-09', 'query_string', { mode: 'keep_some', params: ['a]]', 'b[c]'] });
+    const status = JSON.parse((await edge.client.get('/api/buckets/edge/?bucket_name=demo-cdn-09')).body).data;
+    expect(status.state).toBe('applied');
+    const host = 'act9.demo-example.com';
+    const encoded = '/echo/q%22s;%7Bb%7D$d%5Ce';
+    const first = await get(host, `${encoded}?a]]=1`);
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.text).path).toBe(encoded);
+    expect(first.headers['cache-control']).toBe('max-age=55');
+    expect((await get(host, `${encoded}?a]]=2`)).headers['x-cache']).toBe('HIT'); // the rule ignores the query
+    const missing = await get(host, '/no-such-page');
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('自定义 404 页面');
+    expect(hits('/errors/404.html?x="]]${y};')).toBe(1);
+  });
+});
