@@ -119,7 +119,7 @@ test.describe('with a real edge node', () => {
       agent!.kill('SIGCONT');
     }
     // the node goes on, applies and reports; the page asks again by itself (no reload)
-    await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied, { timeout: 15_000 });
+    await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied, { timeout: 30_000 });
     await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
     const after = await edgeStatus(page);
     expect(after.applied_version).toBeGreaterThan(first.applied_version!);
@@ -130,7 +130,7 @@ test.describe('with a real edge node', () => {
     await http3.locator('.setting-switch').click();
     await page.getByRole('alertdialog').getByRole('button', { name: '确定' }).click();
     await expect(http3.locator('.setting-summary')).toHaveText('已开启');
-    await expect(edgeTag(page, 'http3')).toHaveText(EDGE_TEXTS.settingState.failed, { timeout: 15_000 });
+    await expect(edgeTag(page, 'http3')).toHaveText(EDGE_TEXTS.settingState.failed, { timeout: 30_000 });
     await expect(http3.locator('.setting-edge-reason')).toHaveText(`${EDGE_TEXTS.reason}${EDGE_TEXTS.http3Unsupported}`);
     await expect(bar.locator('.edge-status-notes')).toContainText(EDGE_TEXTS.http3Unsupported);
     await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied);

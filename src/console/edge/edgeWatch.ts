@@ -3,16 +3,19 @@
  * service, shared by the status bar and every setting panel of its page, fed by
  * GET /api/buckets/edge/?bucket_name= (EdgeStatus).
  *
- * A watch asks once when its first reader arrives, then again every EDGE_POLL_MS while something is
- * waiting (等待生效), for at most EDGE_POLL_WINDOW_MS after the page opened, a save or a refresh — never
- * forever. A save marks its setting 等待生效 at once (the server will say so too) and opens a new window.
+ * A watch asks once when its first reader arrives, then again while something is waiting (等待生效):
+ * every EDGE_POLL_MS for the first EDGE_POLL_FAST_MS, then every EDGE_POLL_SLOW_MS, for at most
+ * EDGE_POLL_WINDOW_MS after the page opened, a save or a refresh — never forever. A save marks its
+ * setting 等待生效 at once (the server will say so too) and opens a new window.
  */
 import { api } from '../api/client';
 import type { EdgeSettingState, EdgeStatus } from '../../shared/edge';
 
 /** How often a waiting state is asked again, and for how long after a save. */
 export const EDGE_POLL_MS = 700;
-export const EDGE_POLL_WINDOW_MS = 20_000;
+export const EDGE_POLL_FAST_MS = 10_000;
+export const EDGE_POLL_SLOW_MS = 3_000;
+export const EDGE_POLL_WINDOW_MS = 60_000;
 
 export type EdgeView = { status: 'loading' } | { status: 'failed' } | { status: 'ok'; edge: EdgeStatus };
 
@@ -27,7 +30,7 @@ function waiting(edge: EdgeStatus): boolean {
 class Watch {
   view: EdgeView = { status: 'loading' };
   readonly listeners = new Set<Listener>();
-  private until = 0;
+  private since = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private asking = false;
   /** Answers older than the last local change are dropped (a save while a request was out). */
@@ -42,7 +45,7 @@ class Watch {
 
   /** Asks now and keeps asking while something waits, for a while. */
   refresh(): void {
-    this.until = Date.now() + EDGE_POLL_WINDOW_MS;
+    this.since = Date.now();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     void this.ask();
@@ -62,9 +65,13 @@ class Watch {
       this.asking = false;
     }
     if (!this.listeners.size) return;
-    if (generation === this.generation) this.emit(view);
-    const again = generation !== this.generation || (view.status === 'ok' && waiting(view.edge));
-    if (again && Date.now() < this.until) this.timer = setTimeout(() => ((this.timer = null), void this.ask()), generation !== this.generation ? 0 : EDGE_POLL_MS);
+    // a failed ask keeps what is shown (a blip while waiting) and asks again; only a first failure shows
+    const blip = view.status === 'failed' && this.view.status === 'ok';
+    if (generation === this.generation && !blip) this.emit(view);
+    const again = generation !== this.generation || blip || (view.status === 'ok' && waiting(view.edge));
+    const elapsed = Date.now() - this.since;
+    const delay = generation !== this.generation ? 0 : elapsed < EDGE_POLL_FAST_MS ? EDGE_POLL_MS : EDGE_POLL_SLOW_MS;
+    if (again && elapsed + delay < EDGE_POLL_WINDOW_MS) this.timer = setTimeout(() => ((this.timer = null), void this.ask()), delay);
   }
 
   /** A setting of this service was saved: it waits for the edge until the edge says otherwise. */
@@ -80,7 +87,7 @@ class Watch {
   stop(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.until = 0;
+    this.since = 0;
   }
 }
 
