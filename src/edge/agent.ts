@@ -17,6 +17,7 @@ import { compileMain, type NodeOptions } from './compile/main';
 import { NginxProcess, nginxAvailable, testConfig } from './nginx';
 import { ControlPlane } from './control';
 import { startPurgeRunner, type PurgeRunner } from './purge/runner';
+import { LogShipper } from './logs/shipper';
 
 export interface AgentOptions {
   controlUrl: string;
@@ -62,6 +63,9 @@ export class EdgeAgent {
   private waiters: (() => void)[] = [];
   /** Purge and preheat on this node's cache (./purge/runner.ts, docs/operations-tools.md). */
   purge: PurgeRunner | null = null;
+  /** Reads the access log and reports the traffic (./logs/shipper.ts, docs/statistics.md "Edge traffic"). */
+  // assigned in the constructor: a field initializer runs before `opts` is set under tsx (define semantics)
+  readonly traffic: LogShipper;
 
   constructor(readonly opts: AgentOptions) {
     const dir = path.resolve(opts.dir);
@@ -86,6 +90,7 @@ export class EdgeAgent {
     this.control = new ControlPlane(opts.controlUrl, opts.nodeKey);
     this.compilers = loadEdgeCompilers();
     this.log = opts.log ?? ((m) => console.log(`[edge] ${m}`));
+    this.traffic = new LogShipper({ dir: opts.dir, controlUrl: opts.controlUrl, nodeKey: opts.nodeKey, nodeName: opts.nodeName, log: (m) => this.log(m) });
   }
 
   get compileOptions(): CompileOptions {
@@ -117,6 +122,7 @@ export class EdgeAgent {
     await this.nginx.start();
     this.loop = this.follow();
     this.purge = startPurgeRunner(this, this.node, this.log);
+    this.traffic.start();
   }
 
   async stop(opts: { keepNginx?: boolean } = {}): Promise<void> {
@@ -124,6 +130,7 @@ export class EdgeAgent {
     this.control.abort();
     await this.loop?.catch(() => undefined);
     await this.purge?.stop();
+    await this.traffic.stop();
     if (!opts.keepNginx) await this.nginx.stop();
   }
 

@@ -38,6 +38,7 @@ const LOG_FORMAT = [
   '"bytes":$bytes_sent',
   '"body_bytes":$body_bytes_sent',
   '"cache":"$upstream_cache_status"',
+  '"ub":"$upstream_bytes_received"',
   '"rt":$request_time',
   '"conn":"$connection-$connection_requests"}',
 ].join(',');

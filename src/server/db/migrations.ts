@@ -17,6 +17,7 @@ import { consumptionMigrations } from '../billing/consumption/migrations';
 import { donationMigrations } from '../billing/donation/migrations';
 import { edgeMigrations } from '../edge/migrations';
 import { purgeMigrations } from '../purge/migrations';
+import { edgeTrafficMigrations } from '../edge/traffic-migrations';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -357,6 +358,7 @@ const sectionMigrations: Record<string, Migration>[] = [
   donationMigrations,
   edgeMigrations,
   purgeMigrations,
+  edgeTrafficMigrations,
 ];
 
 /** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */

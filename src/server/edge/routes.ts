@@ -20,6 +20,7 @@ import { configSnapshot, currentVersion, edgeStatusOf, nodeByKey, recordReport, 
 import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '../../shared/edge';
 import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
+import { edgeTrafficRoutes } from './traffic';
 
 /** 20010: the edge node's key is missing or unknown. */
 export const EDGE_KEY_ERROR = 20010;
@@ -60,6 +61,7 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
   if (config.edge.enabled && config.edge.nodeKey) await registerNode(db, config.edge.nodeName, config.edge.nodeKey);
   await edgePurgeRoutes(app, db, registry); // purge and preheat tasks for the nodes, and their outcomes (./purge.ts)
   await edgeFileRoutes(app, db, registry); // file services' storage and mirror migration (./files.ts)
+  edgeTrafficRoutes(app, db); // the edge's access log → statistics (./traffic.ts)
 
   async function nodeOf(req: FastifyRequest) {
     const auth = String(req.headers.authorization ?? '');

@@ -7,9 +7,12 @@
  * daily curve and the seed's profile of each domain without a jump where the seed ends. Attacks are
  * not replayed.
  *
- * Only slots after the account's last 5-minute row are sent (the seed's own slots have no raw rows to
- * replace), at most DEMO_PIPELINE_CATCH_UP slots at a time: after a long stop the gap stays, as it
- * would for a real pipeline.
+ * Domains whose traffic comes from the edge (edge_traffic_domains, src/server/edge/traffic.ts) are not
+ * replayed any more once the edge has reported them: the chart never mixes invented and real points.
+ *
+ * Only slots after the account's last 5-minute row (of the domains not served by the edge) are sent
+ * (the seed's own slots have no raw rows to replace), at most DEMO_PIPELINE_CATCH_UP slots at a time:
+ * after a long stop the gap stays, as it would for a real pipeline.
  */
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
@@ -38,7 +41,9 @@ async function recordsFor(db: DB, accountId: number, slot: number, noise: () => 
       select d.domain, t.flow_type, t.direction, t.bytes, t.reqs, t.hit_reqs, t.dyn_reqs, t.https_reqs, t.bytes_v6, t.reqs_v6, t.bs_bytes, t.bs_reqs,
              t.p_bytes, t.p_reqs, t.s2xx, t.s3xx, t.s4xx, t.s5xx, t.time_ms, t.attack_bytes
       from traffic_5m t join bucket_domains d on d.id = t.domain_id
-      where t.account_id = ${accountId} and t.slot = ${prev}`.execute(db)
+      where t.account_id = ${accountId} and t.slot = ${prev}
+        -- a domain served by the edge has real traffic: nothing invented beside it from then on
+        and t.domain_id not in (select domain_id from edge_traffic_domains)`.execute(db)
   ).rows;
   const cells = (
     await sql<{ domain: string; direction: string; region: string; carrier: string; bytes: number }>`
@@ -82,7 +87,13 @@ async function recordsFor(db: DB, accountId: number, slot: number, noise: () => 
 export async function demoPipelineTick(db: DB, opts: { username?: string; now?: number; random?: () => number } = {}): Promise<number[]> {
   const user = await db.selectFrom('users').select('id').where('username', '=', opts.username ?? 'demo').executeTakeFirst();
   if (!user) return [];
-  const last = await db.selectFrom('traffic_5m').select(sql<number>`extract(epoch from max(slot))::bigint`.as('s')).where('account_id', '=', user.id).executeTakeFirst();
+  // the edge's domains fill their running slot as it runs: the replay follows the other domains' last slot
+  const last = await db
+    .selectFrom('traffic_5m')
+    .select(sql<number>`extract(epoch from max(slot))::bigint`.as('s'))
+    .where('account_id', '=', user.id)
+    .where(sql<boolean>`domain_id not in (select domain_id from edge_traffic_domains)`)
+    .executeTakeFirst();
   if (!last?.s) return []; // no demo traffic was seeded
   const now = opts.now ?? Math.floor(Date.now() / 1000);
   const lastWhole = Math.floor(now / SLOT_S) * SLOT_S - SLOT_S; // the newest slot that has ended

@@ -177,7 +177,9 @@ export async function ingestSlot(db: DB, accountId: number, slot: number, record
   const sums = `sum(bytes), sum(reqs), sum(hit_reqs), sum(dyn_reqs), sum(https_reqs), sum(bytes_v6), sum(reqs_v6), sum(bs_bytes), sum(bs_reqs), sum(p_bytes), sum(p_reqs), sum(s2xx), sum(s3xx), sum(s4xx), sum(s5xx), sum(time_ms), sum(attack_bytes), sum(filtered_bytes), sum(xss), sum(sql_inj), sum(other_attack)`;
   const cols = `account_id, bucket_id, bytes, reqs, hit_reqs, dyn_reqs, https_reqs, bytes_v6, reqs_v6, bs_bytes, bs_reqs, p_bytes, p_reqs, s2xx, s3xx, s4xx, s5xx, time_ms, attack_bytes, filtered_bytes, xss, sql_inj, other_attack`;
 
-  await db.transaction().execute(async (trx) => {
+  // inside a caller's transaction (the edge's traffic, src/server/edge/traffic.ts) or in its own
+  const inTransaction = <T>(f: (trx: DB) => Promise<T>): Promise<T> => (db.isTransaction ? f(db) : db.transaction().execute((trx) => f(trx as unknown as DB)));
+  await inTransaction(async (trx) => {
     // the slot's previous contribution leaves the region tables, its raw rows are replaced
     await geoDelta(-1, 'traffic_geo_1h', 'hour', hour).execute(trx);
     await geoDelta(-1, 'traffic_geo_1d', 'day', day).execute(trx);

@@ -98,11 +98,22 @@ export function completeEnd(q: Pick<StatsQuery, 'start' | 'end'>): number {
   return Math.max(q.start + SLOT_S, Math.min(q.end, Math.floor(Date.now() / 1000 / SLOT_S) * SLOT_S));
 }
 
+/**
+ * The end of the drawn points: the last whole slot, or the running one when a domain of the scope is
+ * served by the edge, whose traffic arrives while the slot runs (docs/statistics.md "Edge traffic").
+ */
+export async function drawnEnd(db: DB, scope: Scope, q: Pick<StatsQuery, 'start' | 'end'>): Promise<number> {
+  const whole = completeEnd(q);
+  if (q.end <= whole || !scope.domainIds.length) return whole;
+  const edge = await sql`select 1 from edge_traffic_domains where domain_id in (${ids(scope)}) limit 1`.execute(db);
+  return edge.rows.length ? Math.min(q.end, whole + SLOT_S) : whole;
+}
+
 /** The series of a query at its granularity (or the `interval` of a download). */
 export async function series(db: DB, scope: Scope, q: StatsQuery, opts: { interval?: Granularity | null; keepSlots?: boolean } = {}): Promise<Series> {
   let step: Granularity = opts.interval ?? q.granularity;
   const start = q.start;
-  const end = completeEnd(q);
+  const end = await drawnEnd(db, scope, q);
   const geo = Boolean(q.region || q.isp);
   const scdn = scope.flowType === 'scdn';
   if (!geo && step <= HOUR_S) {
@@ -261,7 +272,7 @@ export async function healthRows(db: DB, scope: Scope, q: StatsQuery, step: Gran
     const since = await coverage(db, scope.account_id, '1h');
     if (since !== null && since > q.start) return healthRows(db, scope, q, DAY_S);
   }
-  const times = pointTimes(q.start, completeEnd(q), step);
+  const times = pointTimes(q.start, await drawnEnd(db, scope, q), step);
   const empty = () => ({ reqs: 0, bytes: 0, hit: 0, s2xx: 0, s3xx: 0, s4xx: 0, s5xx: 0, time_ms: 0, xss: 0, sql_inj: 0, other_attack: 0 });
   const points = times.map((t) => ({ t, ...empty() }));
   if (!scope.domainIds.length || !times.length) return points;
