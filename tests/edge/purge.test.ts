@@ -84,7 +84,7 @@ test('a URL purge removes every Vary variant of the URL (files named by the key 
     expect((await edge.request('www.demo-example.com', p, { headers: { 'x-variant': v } })).headers['x-cache']).toBe('HIT');
   }
   const index = new CacheIndex(cacheDir);
-  index.refresh();
+  await index.refresh();
   expect(index.keys().filter((k) => k === `www.demo-example.com${p}`).length).toBeGreaterThanOrEqual(2);
   const [task] = await settled(await submit('/api/purge/', { urls: [`https://www.demo-example.com${p}`] }));
   expect(task.status).toBe('success');
@@ -97,14 +97,14 @@ test('a directory rule removes every cached object under it, of that host only',
   await get('www.demo-example.com', '/js/app.js?t=dir');
   await get('img-www.demo-example.com', '/css/site.css?t=dir-img');
   const index = new CacheIndex(cacheDir);
-  index.refresh();
+  await index.refresh();
   const under = index.keys().filter((k) => k.startsWith('www.demo-example.com/css/')).length;
   expect(under).toBeGreaterThanOrEqual(3);
 
   const [id] = await submit('/api/buckets/purge/', { rules: ['https://www.demo-example.com/css/'] });
   const [task] = await settled([id]);
   expect(task).toMatchObject({ status: 'success', removed: under });
-  index.refresh();
+  await index.refresh();
   expect(index.keys().filter((k) => k.startsWith('www.demo-example.com/css/'))).toEqual([]);
 
   const before = hits('/css/site.css?t=dir1');

@@ -185,37 +185,46 @@ export class CacheIndex {
     return this.files.size;
   }
 
-  /** Lists the cache folders; reads the key of each file not seen before and forgets the gone ones. */
-  refresh(): { files: number; read: number } {
+  /**
+   * Lists the cache folders; reads the key of each file not seen before and forgets the gone ones.
+   * Folders are listed several at a time; only new files are read.
+   */
+  async refresh(): Promise<{ files: number; read: number }> {
     const seen = new Set<string>();
     let read = 0;
-    for (const a of safeList(this.dir)) {
+    const dirs: string[] = [];
+    for (const a of await list(this.dir)) {
       if (a.length !== 1) continue;
-      for (const b of safeList(path.join(this.dir, a))) {
-        if (b.length !== 2) continue;
-        for (const f of safeList(path.join(this.dir, a, b))) {
-          if (!HASH_NAME.test(f)) continue; // temporary files (<md5>.0000000001) are not objects yet
-          const rel = `${a}/${b}/${f}`;
-          seen.add(rel);
-          if (this.files.has(rel)) continue;
-          const key = readKey(path.join(this.dir, rel));
-          read++;
-          if (key !== null) this.files.set(rel, key);
-        }
+      for (const b of await list(path.join(this.dir, a))) if (b.length === 2) dirs.push(`${a}/${b}`);
+    }
+    const fresh: string[] = [];
+    await pool(dirs, async (d) => {
+      for (const f of await list(path.join(this.dir, d))) {
+        if (!HASH_NAME.test(f)) continue; // temporary files (<md5>.0000000001) are not objects yet
+        const rel = `${d}/${f}`;
+        seen.add(rel);
+        if (!this.files.has(rel)) fresh.push(rel);
       }
+    });
+    // reading a few KB of each new file is quicker in one go than through the thread pool
+    for (const rel of fresh) {
+      const key = readKey(path.join(this.dir, rel));
+      read++;
+      if (key !== null) this.files.set(rel, key);
     }
     for (const rel of this.files.keys()) if (!seen.has(rel)) this.files.delete(rel);
     return { files: this.files.size, read };
   }
 
   /** Removes every indexed object whose key matches; answers how many files were removed. */
-  remove(match: (key: string) => boolean): number {
+  async remove(match: (key: string) => boolean): Promise<number> {
+    const hit: string[] = [];
+    for (const [rel, key] of this.files) if (match(key)) hit.push(rel);
     let n = 0;
-    for (const [rel, key] of this.files) {
-      if (!match(key)) continue;
-      if (unlink(path.join(this.dir, rel))) n++;
+    await pool(hit, async (rel) => {
+      if (await unlinkAsync(path.join(this.dir, rel))) n++;
       this.files.delete(rel);
-    }
+    });
     return n;
   }
 
@@ -232,11 +241,29 @@ export class CacheIndex {
   }
 }
 
-function safeList(dir: string): string[] {
+async function list(dir: string): Promise<string[]> {
   try {
-    return fs.readdirSync(dir);
+    return await fs.promises.readdir(dir);
   } catch {
     return [];
+  }
+}
+
+/** Runs `fn` over the items, `parallel` at a time. */
+async function pool<T>(items: T[], fn: (item: T) => Promise<void>, parallel = 32): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(parallel, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]);
+  }));
+}
+
+async function unlinkAsync(file: string): Promise<boolean> {
+  try {
+    await fs.promises.unlink(file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false; // nginx's cache manager was first
+    throw e;
   }
 }
 

@@ -57,7 +57,11 @@ export class PurgeRunner {
     this.index = new CacheIndex(node.cacheDir);
   }
 
+  /** Reads the cache's keys once in the background, so that the first purge only looks for changes. */
+  private warming: Promise<unknown> | null = null;
+
   start(): void {
+    this.warming = this.index.refresh().catch(() => undefined);
     this.loop = this.follow();
   }
 
@@ -111,14 +115,15 @@ export class PurgeRunner {
       while (i < tasks.length && (tasks[i].kind === 'preheat' ? 'preheat' : 'purge') === kind) batch.push(tasks[i++]);
       if (kind === 'purge') {
         if (!fresh) {
+          await this.warming;
           const t0 = performance.now();
-          this.index.refresh();
+          await this.index.refresh();
           run.timings.index += performance.now() - t0;
           fresh = true;
         }
         const t1 = performance.now();
         for (const t of batch) {
-          const r = this.purge(t);
+          const r = await this.purge(t);
           run.removed += r.removed ?? 0;
           results.set(t.id, r);
         }
@@ -142,12 +147,12 @@ export class PurgeRunner {
     return tasks.map((t) => results.get(t.id)!);
   }
 
-  private purge(t: EdgePurgeTask): EdgePurgeResult {
+  private async purge(t: EdgePurgeTask): Promise<EdgePurgeResult> {
     const qs = t.service?.query_string ?? { mode: 'keep_all' as const, params: [] };
     try {
       const match = t.kind === 'url' ? urlMatcher(t.target, qs) : ruleMatcher(t.target);
       if (!match) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
-      let removed = this.index.remove(match);
+      let removed = await this.index.remove(match);
       const plain = t.kind === 'url' ? plainKeyOf(t.target, qs) : null;
       if (plain) removed += this.index.removeKey(plain); // stored since the last look
       return { id: t.id, ok: true, removed };
