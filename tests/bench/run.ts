@@ -6,6 +6,7 @@
  *  4. Edge rules: parse time and evaluator throughput (tests/bench/edge.ts).
  *  5. Statistics: the traffic seed, the 30-day 10-domain query with the 95th percentile on PGlite and
  *     PostgreSQL, the chart's render time (tests/bench/stats.ts).
+ *  6. Purge on the real cache: submission to the object gone, 10,000 objects by rule (tests/bench/purge.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { loadRegistry } from '../../schemas/load';
 import { edgeBench } from './edgerules';
 import { statsBench } from './stats';
 import { billingBench } from './billing';
+import { purgeBench } from './purge';
 
 const root = path.resolve(__dirname, '../..');
 const dist = process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : path.join(root, 'dist');
@@ -115,6 +117,7 @@ async function api() {
   edgeBench();
   await statsBench();
   await billingBench();
+  await purgeBench();
 })().catch((e) => {
   console.error(e);
   process.exit(1);
