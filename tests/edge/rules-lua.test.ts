@@ -9,11 +9,120 @@ import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { evaluate } from '../../src/shared/edgerules';
+import { evaluate, pcre } from '../../src/shared/edgerules';
 import { compileRules } from '../../src/edge/rules/lua';
 import { CASES } from './rules-cases';
 import { freePort, nginxInstalled } from './harness';
 import { fromLua, fromOutcome, loosen, luaValue, rawRequest, rowOf } from './rules-common';
+
+/** Patterns on which JavaScript and PCRE tend to differ, and everyday ones (src/shared/edgerules/regex.ts pcreRefuses). */
+const PATTERNS = [
+  "(?<=a+)b",
+  "(?<!a*)b",
+  "(?<=a|bc)x",
+  "(?<=(a|bc))x",
+  "(?<=a{2})b",
+  "(?<=a{1,2})b",
+  "(?<=a?)b",
+  "\\u0041",
+  "\\u",
+  "\\c",
+  "\\c1",
+  "\\k",
+  "\\k<x>",
+  "(?<x>a)\\k<x>",
+  "\\8",
+  "\\9",
+  "(a)\\2",
+  "(a)\\1",
+  "a{,3}",
+  "\\p{L}",
+  "\\x",
+  "\\_",
+  "\\e",
+  "\\g",
+  "\\i",
+  "\\j",
+  "\\l",
+  "\\L",
+  "\\N",
+  "\\o",
+  "\\q",
+  "\\y",
+  "\\m",
+  "\\M",
+  "\\T",
+  "\\Y",
+  "\\O",
+  "\\I",
+  "\\J",
+  "\\U",
+  "\\F",
+  "\\C",
+  "\\E",
+  "\\Q",
+  "\\z",
+  "\\Z",
+  "\\G",
+  "\\A",
+  "\\K",
+  "\\R",
+  "\\X",
+  "\\h",
+  "\\H",
+  "\\v",
+  "\\V",
+  "[]",
+  "[^]",
+  "[]a]",
+  "[\\]]",
+  "(?P<n>x)",
+  "(?<n$>x)",
+  "a(?=b)*",
+  "\\/",
+  "\\-",
+  "[\\i]",
+  "[\\u0041]",
+  "[\\k]",
+  "\\a",
+  "\\0",
+  "\\01",
+  "\\07",
+  "\\10",
+  "(?:a|bb)",
+  "(?i)abc",
+  "^\\.m3u8$",
+  "\\.m3u8$",
+  "(",
+  "[z-a]",
+  "a**",
+  "(?<=\\d+)x",
+  "(?<=\\w{3,})x",
+  "(?<=ab|c)x",
+  "(?<=[ab]c)x",
+  "(?<!\\d)x",
+  "(?<=a\\b)x",
+  "(?<=(?:a|b)c)x",
+  "(?<=a.)x",
+  "(?<=x*?)y",
+  "^/img/([0-9]+)x([0-9]+)/(.+)$",
+  "(?i)^hello$",
+  "\\.(jpg|png)$",
+  "^/blog/(.*)$",
+  "(\\w+)/(\\d+)",
+  "\\2",
+  "\\1",
+  "(?<=[[:alpha:]])x",
+  "[[:digit:]]+",
+  "(?<y>a)\\k{y}",
+  "\\g1",
+  "(a)\\g1",
+  "\\o{101}",
+  "(?<=\\x41)b",
+  "(?<=\\x{41}{2})b",
+  "(?<=(?:ab|cd))x",
+  "(?<=(?:ab|c))x",
+];
 
 const ROOT = path.resolve(__dirname, '../..');
 const LUA_DIR = path.join(ROOT, 'src/edge/lua');
@@ -104,6 +213,21 @@ d('the Lua runtime decides as the evaluator does', () => {
       r.end(body);
     });
   }
+
+  it('the shared check refuses exactly the patterns the edge\'s PCRE refuses (and those JavaScript refuses)', async () => {
+    const lua = `return { factory = function(R) return { rules = {} } end, reqs = {}, patterns = ${luaValue(PATTERNS)} }`;
+    const edge: boolean[] = JSON.parse(await post(lua));
+    const js = (p: string) => {
+      try {
+        new RegExp(p.replace(/^\(\?[imsx]+\)/, '').replace(/\(\?P</g, '(?<'));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const differ = PATTERNS.map((p, i) => ({ pattern: p, edge: edge[i] && js(p), shared: pcre(p) !== null })).filter((x) => x.edge !== x.shared);
+    expect(differ).toEqual([]);
+  });
 
   it.each(CASES.map((c) => [c.name, c]))('%s', async (_name, c) => {
     const time = c.request.time ?? Math.floor(Date.now() / 1000);

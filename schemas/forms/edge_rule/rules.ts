@@ -16,7 +16,7 @@
  * pattern); tests/unit/edgerules-form.test.ts checks them against src/shared/edgerules/catalogue.ts.
  */
 import { errorText, fillText, type FieldError } from '../../../src/shared/errors';
-import { checkProgram, EDGE_LIMITS, formatSyntaxError, programOf } from '../../../src/shared/edgerules';
+import { checkProgram, EDGE_LIMITS, formatSyntaxError, pcre, programOf } from '../../../src/shared/edgerules';
 import type { Action, Condition, EdgeRuleInput } from '../../../src/shared/edgerules/types';
 import schema from './schema.json';
 
@@ -42,6 +42,12 @@ function actionField(a: Action | undefined): string {
   return '/content/actions/0';
 }
 
+/** A match condition whose value the edge's regular expressions refuse (src/shared/edgerules/regex.ts). */
+function conditionField(conditions: Condition[] | undefined): string | undefined {
+  const i = (conditions ?? []).findIndex((c) => (c.operator === 'match' || c.operator === 'not_match') && !pcre(c.case_sensitive ? c.rvalue.value : `(?i)${c.rvalue.value}`));
+  return i < 0 ? undefined : `/content/conditions/${i}/rvalue/value`;
+}
+
 export function ruleErrors(value: EdgeRuleInput, context: EdgeRuleContext = {}): FieldError[] {
   const errors: FieldError[] = [];
   if (context.count !== undefined && value.priority > priorityMax(context.count)) {
@@ -53,7 +59,7 @@ export function ruleErrors(value: EdgeRuleInput, context: EdgeRuleContext = {}):
   if (!check.ok) {
     // a program that does not parse is the check's failure (23007, 元数据校验未通过)
     if (custom) errors.push({ path: check.part === 'pattern' ? '/pattern' : '/rule', message: check.part === 'pattern' ? check.error.reason : formatSyntaxError(check.error), code: 23007 });
-    else errors.push({ path: actionField(value.content?.actions?.[0]), message: check.error.reason });
+    else errors.push({ path: conditionField(value.content?.conditions) ?? actionField(value.content?.actions?.[0]), message: check.error.reason });
   }
   if (rule.length > EDGE_LIMITS.program) errors.push({ path: custom ? '/rule' : '/content', message: errorText(23002), code: 23002 });
   if (JSON.stringify(normalizeRule(value)).length > EDGE_LIMITS.total) errors.push({ path: '', message: errorText(23003), code: 23003 });

@@ -1,11 +1,13 @@
 /**
  * The check of programming mode (POST /api/buckets/rewrite/check/, the console's markers): the URI
  * extraction pattern must compile and the program must parse, with its groups checked against the
- * pattern.
+ * pattern. A regular expression written as a constant argument ($MATCH, $CAPTURE, $GSUB) must compile
+ * too — in JavaScript and in the edge's PCRE (regex.ts) — so that a rule is refused when it is checked
+ * or saved, not discovered failing on the edge.
  */
-import { EDGE_RULE_TEXTS } from '../errors';
-import { lineColumn, parse, type SyntaxError } from './parser';
-import { groupCount } from './regex';
+import { EDGE_RULE_TEXTS, EDGE_RUNTIME_TEXTS, fillText } from '../errors';
+import { lineColumn, parse, type Piece, type Program, type SyntaxError } from './parser';
+import { groupCount, pcre } from './regex';
 
 export type CheckResult =
   | { ok: true }
@@ -18,5 +20,35 @@ export function checkProgram(rule: string, pattern = ''): CheckResult {
     if (groups === null) return { ok: false, part: 'pattern', error: { reason: EDGE_RULE_TEXTS.patternInvalid, start: 0, end: pattern.length, ...lineColumn(pattern, 0) } };
   }
   const r = parse(rule, { groups });
-  return r.ok ? { ok: true } : { ok: false, part: 'rule', error: r.error };
+  if (!r.ok) return { ok: false, part: 'rule', error: r.error };
+  const bad = badConstantRegex(r.program);
+  if (bad) return { ok: false, part: 'rule', error: bad };
+  return { ok: true };
+}
+
+/** The argument that holds the regular expression of each matching function (0-based). */
+const REGEX_ARGUMENT: Record<string, number> = { MATCH: 1, CAPTURE: 1, GSUB: 1 };
+
+/** The first constant regular expression argument that does not compile, as a syntax error at its place. */
+function badConstantRegex(program: Program): SyntaxError | null {
+  const walk = (pieces: Piece[]): SyntaxError | null => {
+    for (const p of pieces) {
+      if (p.kind !== 'call') continue;
+      const at = REGEX_ARGUMENT[p.name];
+      const arg = at === undefined ? undefined : p.args[at];
+      if (arg && arg.pieces.length && arg.pieces.every((x) => x.kind === 'text' || x.kind === 'string')) {
+        const value = arg.pieces.map((x) => (x as { value: string }).value).join('');
+        // an empty $CAPTURE pattern captures the whole value
+        if (!(p.name === 'CAPTURE' && value === '') && !pcre(value)) {
+          return { reason: fillText(EDGE_RUNTIME_TEXTS.badRegex, { value }), start: arg.start, end: arg.end, ...lineColumn(program.source, arg.start) };
+        }
+      }
+      for (const a of p.args) {
+        const inner = walk(a.pieces);
+        if (inner) return inner;
+      }
+    }
+    return null;
+  };
+  return walk(program.pieces);
 }

@@ -36,6 +36,14 @@ if not chunk then
   return
 end
 local spec = chunk()
+if spec.patterns then
+  -- which patterns PCRE (ngx.re) compiles
+  local out = {}
+  for i, p in ipairs(spec.patterns) do out[i] = fn.re_ok(p) end
+  ngx.header["Content-Type"] = "application/json"
+  ngx.say(json(out))
+  return
+end
 local set = spec.factory(fn)
 local out = {}
 for i, raw in ipairs(spec.reqs) do

@@ -180,7 +180,7 @@ end
 -- regular expressions: PCRE through ngx.re; a pattern PCRE refuses is a runtime error
 
 local function re_ok(pattern)
-  local ok, _, err = pcall(re_find, "", pattern, "jo")
+  local ok, _, _, err = pcall(re_find, "", pattern, "jo")
   return ok and err == nil
 end
 _M.re_ok = re_ok
