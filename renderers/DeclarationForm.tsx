@@ -6,7 +6,7 @@
 import type { Ref } from 'react';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
-import { ThemedForm, transformErrors, validatorFor } from './theme';
+import { collapseLines, ThemedForm, transformErrors, validatorFor } from './theme';
 import { toErrorSchema } from './errorSchema';
 
 export interface DeclarationFormProps {
@@ -26,15 +26,19 @@ export interface DeclarationFormProps {
   rules?: (formData: any) => FieldError[];
 }
 
-/** Adds rule errors to RJSF's error handler at their JSON pointers (the root when the path is not there). */
-function addRuleErrors(handler: any, errors: FieldError[]) {
+/**
+ * Adds rule errors to RJSF's error handler at their JSON pointers (the root when the path is not there).
+ * An item of a list edited as lines shows on the list, "第 2 行：…", as the schema's own errors do.
+ */
+function addRuleErrors(handler: any, errors: FieldError[], ui: Record<string, unknown>) {
   for (const e of errors) {
+    const shown = collapseLines({ property: e.path.replace(/\//g, '.'), message: e.message, stack: e.message } as any, ui as any);
     let node = handler;
-    for (const part of e.path.split('/').filter(Boolean)) {
+    for (const part of (shown.property ?? '').split('.').filter(Boolean)) {
       if (!node?.[part]?.addError) break;
       node = node[part];
     }
-    node.addError(e.message);
+    node.addError(shown.message);
   }
   return handler;
 }
@@ -53,7 +57,7 @@ export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, f
       showErrorList={false}
       noHtml5Validate
       transformErrors={transformErrors}
-      customValidate={rules ? (data: unknown, handler: any) => addRuleErrors(handler, rules(data)) : undefined}
+      customValidate={rules ? (data: unknown, handler: any) => addRuleErrors(handler, rules(data), ui) : undefined}
       extraErrors={errors?.length ? toErrorSchema(errors) : undefined}
       onChange={(e: IChangeEvent) => onChange(e.formData, e)}
       onError={() => undefined}

@@ -49,7 +49,7 @@ function uiAt(uiSchema: UiSchema | undefined, parts: string[]): UiSchema | undef
 /**
  * A list edited as lines shows the errors of its items on itself: "第 4 行：…".
  */
-function collapseLines(e: RJSFValidationError, uiSchema?: UiSchema): RJSFValidationError {
+export function collapseLines(e: RJSFValidationError, uiSchema?: UiSchema): RJSFValidationError {
   const parts = (e.property ?? '').split('.').filter(Boolean);
   const last = parts[parts.length - 1];
   if (!last || !/^\d+$/.test(last)) return e;

@@ -4,12 +4,15 @@
  * link-local address or a cloud metadata service would let a customer read what only the edge can reach.
  *
  * One rule for every place an origin is written: the origin setting's guard (schemas/settings/origin/
- * rules.ts, run by the console and the server alike). The operator's own demo origin (DEMO_ORIGIN, the
+ * rules.ts) and the DDoS forwarding rules' origins (schemas/forms/ddos_l7, ddos_non_website: rules.ts),
+ * each run by the console and the server alike. The operator's own demo origin (DEMO_ORIGIN, the
  * server variable `demo_origin`) stays allowed at exactly its address and port.
  *
  * The check is on the text written, without DNS: a public name that resolves to a local address is not
  * caught here (docs/edge.md says so).
  */
+
+import { errorText, type FieldError } from './errors';
 
 /** The server variable (setting.json "serverVars") carrying the operator's demo origin, `host:port`. */
 export const DEMO_ORIGIN_VAR = 'demo_origin';
@@ -156,4 +159,10 @@ export function refusedOrigins<T extends { address: string; port: number }>(serv
     if (isLocalOriginAddress(s.address) && !isOperatorOrigin(s.address, s.port, operator)) out.push(i);
   });
   return out;
+}
+
+/** A list of origin addresses (the DDoS forwarding rules' `origins`): 20011 at each local one. */
+export function localOriginErrors(origins: unknown, path = '/origins'): FieldError[] {
+  if (!Array.isArray(origins)) return [];
+  return origins.flatMap((a, i) => (typeof a === 'string' && isLocalOriginAddress(a) ? [{ path: `${path}/${i}`, message: errorText(20011), code: 20011 }] : []));
 }

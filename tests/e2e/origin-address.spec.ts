@@ -37,3 +37,22 @@ test('the demo origin saves again; a loopback or metadata origin is refused in t
   await p.getByRole('button', { name: '管理' }).click();
   await expect(address).toHaveValue('127.0.0.1');
 });
+
+test('a DDoS website rule with a metadata origin is refused in the dialog before anything is sent', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/ddos/website/');
+  // the instance's IPs are loaded with its rules
+  await expect(page.getByTestId('ddos-website-rules')).toContainText('www.demo-example.com');
+  await page.getByRole('button', { name: '添加网站' }).click();
+  const dialog = page.getByRole('dialog', { name: '添加网站业务规则' });
+  await dialog.locator('#root_domain').fill(`local-${Date.now().toString(36)}.demo-example.com`);
+  await dialog.locator('#root_origins').fill('198.51.100.77\n169.254.169.254');
+  const puts: string[] = [];
+  page.on('request', (r) => r.method() === 'PUT' && r.url().includes('/api/ddos/l7') && puts.push(r.url()));
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await expect(dialog.locator('#root_origins__error')).toHaveText('第 2 行：源站地址不能是本机、链路本地或元数据地址');
+  expect(puts).toEqual([]);
+  await dialog.locator('#root_origins').fill('198.51.100.77');
+  await dialog.getByRole('button', { name: '确定' }).click();
+  await expect(page.getByText('配置成功')).toBeVisible();
+});

@@ -70,3 +70,18 @@ test('the console runs the same guard with the vars of the GET answer: the same 
   // without the server's variable even the demo address is refused: the server alone decides what the operator's origin is
   expect((await registry.validate('origin', value([srv('127.0.0.1', 18082)]), ctx(undefined))).ok).toBe(false);
 });
+
+test('the DDoS forwarding rules refuse local origins with 20011 (website and non-website), and save public ones', async () => {
+  const inst = (await c.get('/api/ddos/instance')).json().data[0];
+  const website = { instance_id: inst.id, ip: '103.211.40.10', domain: 'local-origin.demo-example.com', protocols: ['http'], cc_level: 'normal', status: 'on' };
+  const refused = await c.put('/api/ddos/l7', { ...website, origins: ['198.51.100.30', '169.254.169.254'] });
+  expect(refused.statusCode).toBe(400);
+  expect(refused.json()).toMatchObject({ error_code: 20011, message: '源站地址不能是本机、链路本地或元数据地址', errors: [{ path: '/origins/1', message: '源站地址不能是本机、链路本地或元数据地址' }] });
+  expect((await c.put('/api/ddos/l7', { ...website, origins: ['localhost.localdomain'] })).json()).toMatchObject({ error_code: 20011 });
+  const portRule = { instance_id: inst.id, ip: '103.211.40.10', protocol: 'tcp', port: 7100, origin_port: 7100, status: 'on' };
+  expect((await c.put('/api/ddos/l7/non_website', { ...portRule, origins: ['127.0.0.1'] })).json()).toMatchObject({ error_code: 20011, errors: [{ path: '/origins/0' }] });
+  const rules = (await c.get(`/api/ddos/l7?instance_id=${inst.id}&type=website`)).json().data;
+  expect(rules.some((r: { domain: string }) => r.domain === 'local-origin.demo-example.com')).toBe(false);
+  expect((await c.put('/api/ddos/l7', { ...website, origins: ['198.51.100.30'] })).statusCode).toBe(200);
+  expect((await c.put('/api/ddos/l7/non_website', { ...portRule, origins: ['10.0.0.9'] })).statusCode).toBe(200);
+});

@@ -13,6 +13,8 @@ import l7Schema from '../../../schemas/forms/ddos_l7/schema.json';
 import l7Ui from '../../../schemas/forms/ddos_l7/ui.json';
 import nonWebsiteSchema from '../../../schemas/forms/ddos_non_website/schema.json';
 import nonWebsiteUi from '../../../schemas/forms/ddos_non_website/ui.json';
+import { ruleErrors as l7RuleErrors } from '../../../schemas/forms/ddos_l7/rules';
+import { ruleErrors as nonWebsiteRuleErrors } from '../../../schemas/forms/ddos_non_website/rules';
 import l4Schema from '../../../schemas/forms/ddos_l4/schema.json';
 import l4Ui from '../../../schemas/forms/ddos_l4/ui.json';
 import { api } from '../api/client';
@@ -243,6 +245,7 @@ function WebsiteTab({ instance }: { instance: DdosInstance }) {
       initial={{ instance_id: instance.id, ip: ips[0]?.ip, protocols: ['http'], origins: [], cc_level: 'normal', status: 'on' }}
       schema={l7Schema}
       ui={l7Ui}
+      formRules={l7RuleErrors}
       ips={ips}
       empty={{ icon: 'globe-network', title: '暂无网站业务规则' }}
       testId="ddos-website-rules"
@@ -289,6 +292,7 @@ function NonWebsiteTab({ instance }: { instance: DdosInstance }) {
       initial={{ instance_id: instance.id, ip: ips[0]?.ip, protocol: 'tcp', origins: [], status: 'on' }}
       schema={nonWebsiteSchema}
       ui={nonWebsiteUi}
+      formRules={nonWebsiteRuleErrors}
       ips={ips}
       empty={{ icon: 'exchange', title: '暂无非网站业务规则' }}
       columns={[

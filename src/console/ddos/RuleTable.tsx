@@ -10,6 +10,7 @@ import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api } from '../api/client';
 import { notify } from '../common/toaster';
 import type { DdosIp } from '../../shared/ddos';
+import type { FieldError } from '../../shared/errors';
 import { FailureCallout, toFailure, type Failure } from './common';
 
 /** The IP field of a form offers the instance's IPs (same messages as the declaration's). */
@@ -19,7 +20,7 @@ function withIps(schema: any, ips: string[]) {
 }
 
 /** A dialog with a declaration's form, saving with one call; the server's field messages under their fields. */
-function RuleDialog(props: { title: string; schema: object; ui: Record<string, unknown>; initial: Record<string, unknown>; onSave: (value: any) => Promise<unknown>; onClose: (saved: boolean) => void }) {
+function RuleDialog(props: { title: string; schema: object; ui: Record<string, unknown>; formRules?: (value: any) => FieldError[]; initial: Record<string, unknown>; onSave: (value: any) => Promise<unknown>; onClose: (saved: boolean) => void }) {
   const [value, setValue] = useState<Record<string, unknown>>(props.initial);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
@@ -42,7 +43,7 @@ function RuleDialog(props: { title: string; schema: object; ui: Record<string, u
     <Dialog isOpen title={props.title} onClose={() => props.onClose(false)} className="ddos-rule-dialog" style={{ width: 600 }}>
       <DialogBody>
         <FailureCallout failure={failure} />
-        <DeclarationForm schema={props.schema} ui={props.ui} formData={value} onChange={setValue} errors={failure?.errors} formRef={formRef} />
+        <DeclarationForm schema={props.schema} ui={props.ui} rules={props.formRules} formData={value} onChange={setValue} errors={failure?.errors} formRef={formRef} />
       </DialogBody>
       <DialogFooter
         actions={
@@ -123,6 +124,8 @@ export interface RuleTableProps<R extends { id: number }> {
   /** the declaration; its IP field offers `ips` */
   schema: object;
   ui: Record<string, unknown>;
+  /** the declaration's rules.ts `ruleErrors` (e.g. no local origins), run with the schema in the dialog */
+  formRules?: (value: any) => FieldError[];
   ips: DdosIp[];
   rules: R[] | null;
   spinnerSize?: number;
@@ -193,6 +196,7 @@ export function RuleTable<R extends { id: number }>(props: RuleTableProps<R>) {
           title={`${editing.id ? '编辑' : '添加'}${props.noun}`}
           schema={schema}
           ui={props.ui}
+          formRules={props.formRules}
           initial={editing}
           onSave={props.save}
           onClose={(saved) => {

@@ -38,6 +38,8 @@ import { keysetQuery, pagingProps } from '../http/keyset';
 import { writeLog } from '../accounts/oplog';
 import { assertNotLocked } from '../settings/routes';
 import { notify } from '../messages/notify';
+import { ruleErrors as l7RuleErrors } from '../../../schemas/forms/ddos_l7/rules';
+import { ruleErrors as nonWebsiteRuleErrors } from '../../../schemas/forms/ddos_non_website/rules';
 import {
   ATTACK_TYPES,
   CHARGE_LINK,
@@ -301,6 +303,9 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
   async function saveWebsite(req: FastifyRequest, body: L7Body) {
     const user = req.user!;
     assertNotLocked(user);
+    // origins at this machine, link-local or metadata addresses (src/shared/origins.ts)
+    const local = l7RuleErrors(body);
+    if (local.length) throw new ApiError(20011, 400, local);
     let existing: any;
     if (body.id) {
       existing = await ruleOf('ddos_l7_rules', user.account_id, body.id);
@@ -341,6 +346,8 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
     const user = req.user!;
     const body = req.body;
     assertNotLocked(user);
+    const local = nonWebsiteRuleErrors(body);
+    if (local.length) throw new ApiError(20011, 400, local);
     let existing: any;
     if (body.id) {
       existing = await ruleOf('ddos_l7_rules', user.account_id, body.id);
