@@ -3,7 +3,6 @@
  * server on a fresh in-memory database, shared by every test; Debian's Chromium.
  */
 import { defineConfig } from '@playwright/test';
-import { E2E_EDGE_NODE_KEY } from './tests/e2e/edge-node';
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 
@@ -30,6 +29,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/login/`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(PORT), ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}), DATA_DIR: 'memory://', LOG_LEVEL: 'warn', SEED_TRAFFIC_DAYS: process.env.SEED_TRAFFIC_DAYS ?? '4', LOG_SMS: '0', EDGE_NODE_KEY: E2E_EDGE_NODE_KEY, SMS_OUTBOX_API: '1', EXTERNAL_SMS_URL: 'https://sms.partner.example/console/', ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}) },
+    env: { PORT: String(PORT), ...(process.env.DIST_DIR ? { DIST_DIR: process.env.DIST_DIR } : {}), DATA_DIR: 'memory://', LOG_LEVEL: 'warn', SEED_TRAFFIC_DAYS: process.env.SEED_TRAFFIC_DAYS ?? '4', LOG_SMS: '0', SMS_OUTBOX_API: '1', EXTERNAL_SMS_URL: 'https://sms.partner.example/console/', ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}) },
   },
 });

@@ -1,29 +1,36 @@
 /**
- * The edge on a service page (docs/edge.md "The console"). First the installation as the shared server
- * starts it, without a running node: the quiet note, no toast, no per-panel states. Then a real edge
- * node (src/edge/main.ts: the agent and its nginx, on free ports in a temp dir) joins with the key the
- * server registered (tests/e2e/edge-node.ts): the page shows the version it runs and when, a save is
- * 等待生效 while the node is held (SIGSTOP) and turns 已生效 by itself once it applies, and HTTP/3 —
- * which nginx 1.22 cannot do — is 未能生效 with the reason. Works on demo-cdn-10, which no other browser
- * test uses.
+ * The edge on a service page (docs/edge.md "The console"). First the shared server of the browser tests,
+ * which runs no edge node: the quiet note, no toast, no per-panel states. Then a control plane of this
+ * file's own with a real edge node (src/edge/main.ts: the agent and its nginx, on free ports in a temp
+ * dir, with the key the server registers at start): the page shows the version the node runs and when, a
+ * save is 等待生效 while the node is held (SIGSTOP) and turns 已生效 by itself once it applies, and HTTP/3
+ * — which nginx 1.22 cannot do — is 未能生效 with the reason.
+ *
+ * The node gets a server of its own because the other browser tests count on the shared server having
+ * no online node (a purge task there fails with 没有在线的边缘节点, tests/e2e/purge.spec.ts), and a node
+ * stays online for two minutes after it was last seen. Works on demo-cdn-10, which no other test uses.
  */
 import { test, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { signIn } from './helpers';
-import { E2E_EDGE_NODE_KEY, E2E_EDGE_NODE_NAME } from './edge-node';
+import { PASSWORD, signIn } from './helpers';
 import { EDGE_TEXTS, type EdgeStatus } from '../../src/shared/edge';
 
+const ROOT = path.resolve(__dirname, '../..');
+/** This file's own control plane (adding-a-setting.spec.ts uses +50). */
+const PORT = Number(process.env.E2E_PORT ?? 8181) + 60;
+const BASE = `http://127.0.0.1:${PORT}`;
 const BUCKET = 'demo-cdn-10';
 const HTTPS_TAB = `/services/${BUCKET}/httpsCdn/`;
 const panel = (page: Page, id: string) => page.locator(`[data-setting=${id}]`);
 const edgeTag = (page: Page, id: string) => panel(page, id).locator('.setting-edge-state');
 
-async function edgeStatus(page: Page): Promise<EdgeStatus> {
-  const res = await page.request.get(`/api/buckets/edge/?bucket_name=${BUCKET}`);
+async function edgeStatus(page: Page, base = ''): Promise<EdgeStatus> {
+  const res = await page.request.get(`${base}/api/buckets/edge/?bucket_name=${BUCKET}`);
   expect(res.ok()).toBe(true);
   return (await res.json()).data;
 }
@@ -43,8 +50,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('without an edge node: a quiet note, no toast, no per-panel states', async ({ page }) => {
   await signIn(page);
-  const status = await edgeStatus(page);
-  test.skip(status.enabled, 'an edge node has already reported to this server');
+  expect((await edgeStatus(page)).enabled).toBe(false);
   await page.goto(HTTPS_TAB);
   await expect(page.locator('.edge-status-off')).toHaveText(EDGE_TEXTS.noEdge);
   await expect(panel(page, 'tls13').locator('.setting-summary')).toBeVisible();
@@ -55,24 +61,43 @@ test('without an edge node: a quiet note, no toast, no per-panel states', async 
 });
 
 test.describe('with a real edge node', () => {
+  let server: ChildProcess | null = null;
   let agent: ChildProcess | null = null;
   let dir = '';
   let output = '';
 
-  test.beforeAll(async ({ baseURL }) => {
+  test.beforeAll(async () => {
+    // the demo seed takes a while on a loaded machine (the shared server starts too)
+    test.setTimeout(420_000);
+    const key = randomBytes(18).toString('base64url');
+    server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(PORT), DATA_DIR: 'memory://', LOG_LEVEL: 'warn', SEED_TRAFFIC_DAYS: '0', LOG_SMS: '0', EDGE_NODE_KEY: key },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let exited: number | null = null;
+    server.stderr!.on('data', (d) => (output = (output + String(d)).slice(-4000)));
+    server.on('exit', (code) => (exited = code ?? -1));
+    let up = false;
+    for (let i = 0; i < 720 && exited === null && !up; i++) {
+      up = await fetch(`${BASE}/login/`).then((r) => r.ok, () => false);
+      if (!up) await new Promise((r) => setTimeout(r, 500));
+    }
+    if (!up) throw new Error(`server did not start${exited !== null ? ` (exited with ${exited})` : ''}: ${output}`);
+
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-edge-'));
     const env = {
       ...process.env,
-      EDGE_CONTROL_URL: baseURL!,
-      EDGE_NODE_KEY: E2E_EDGE_NODE_KEY,
-      EDGE_NODE_NAME: E2E_EDGE_NODE_NAME,
+      EDGE_CONTROL_URL: BASE,
+      EDGE_NODE_KEY: key,
+      EDGE_NODE_NAME: 'local',
       EDGE_DIR: dir,
       EDGE_HTTP_PORT: String(await freePort()),
       EDGE_HTTPS_PORT: String(await freePort()),
     };
-    agent = spawn(process.execPath, ['--import', 'tsx', 'src/edge/main.ts'], { cwd: path.resolve(__dirname, '../..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    agent.stdout!.on('data', (d) => (output += d));
-    agent.stderr!.on('data', (d) => (output += d));
+    agent = spawn(process.execPath, ['--import', 'tsx', 'src/edge/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    agent.stdout!.on('data', (d) => (output = (output + String(d)).slice(-4000)));
+    agent.stderr!.on('data', (d) => (output = (output + String(d)).slice(-4000)));
   });
 
   test.afterAll(async () => {
@@ -82,22 +107,27 @@ test.describe('with a real edge node', () => {
       agent.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     }
+    if (server && server.exitCode === null) server.kill();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   test('the page shows what the edge runs; a save waits, then is live by itself; HTTP/3 cannot be', async ({ page }) => {
     test.setTimeout(120_000);
-    await signIn(page);
+    await page.goto(`${BASE}/login/`);
+    await page.locator('#login-username').fill('demo');
+    await page.locator('#login-password').fill(PASSWORD);
+    await page.getByRole('button', { name: '登录' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/$/);
     // the node's first apply of everything
     await expect
-      .poll(async () => (await edgeStatus(page)).state, { timeout: 60_000, message: `边缘节点未报告：${output}` })
+      .poll(async () => (await edgeStatus(page, BASE)).state, { timeout: 60_000, message: `边缘节点未报告：${output}` })
       .toBe('applied');
 
-    await page.goto(HTTPS_TAB);
+    await page.goto(`${BASE}${HTTPS_TAB}`);
     const bar = page.locator('section.edge-status');
     await expect(bar).toBeVisible();
     await expect(page.locator('.edge-status-off')).toHaveCount(0);
-    const first = await edgeStatus(page);
+    const first = await edgeStatus(page, BASE);
     await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
     await expect(bar).toContainText(`${EDGE_TEXTS.runs}：${first.applied_version}`);
     await expect(bar).toContainText(`${EDGE_TEXTS.serviceVersion}：${first.version}`);
@@ -114,14 +144,14 @@ test.describe('with a real edge node', () => {
       await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.pending);
       await page.waitForTimeout(1500);
       await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.pending);
-      expect((await edgeStatus(page)).settings.tls13?.state).toBe('pending');
+      expect((await edgeStatus(page, BASE)).settings.tls13?.state).toBe('pending');
     } finally {
       agent!.kill('SIGCONT');
     }
     // the node goes on, applies and reports; the page asks again by itself (no reload)
     await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied, { timeout: 30_000 });
     await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
-    const after = await edgeStatus(page);
+    const after = await edgeStatus(page, BASE);
     expect(after.applied_version).toBeGreaterThan(first.applied_version!);
     await expect(bar).toContainText(`${EDGE_TEXTS.runs}：${after.applied_version}`);
 
