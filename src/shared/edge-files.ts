@@ -23,11 +23,14 @@ export const MIRROR_SOURCE_HEADER = 'x-edge-mirror-source';
 /** Migration with no paths migrates every static resource: a last segment with an extension, except these (pages made by programs). */
 export const MIRROR_DYNAMIC_EXTENSIONS = ['php', 'asp', 'aspx', 'jsp', 'jspx', 'cgi', 'pl', 'py', 'do', 'action', 'shtml'] as const;
 
+/** The largest HTML or CSS answer the edge minifies (页面优化); a bigger one is sent as the origin sent it. */
+export const MINIFY_MAX_BYTES = 2 * 1024 * 1024;
+
 /** The largest image the edge resizes (image_filter_buffer); a bigger one is answered 415 by nginx. */
 export const THUMB_MAX_BYTES = 16 * 1024 * 1024;
 
 /** What the edge cannot do as asked (shown as 未能生效 with this reason on the setting's panel). */
-export const EDGE_IMAGE_TEXTS = {
+export const EDGE_OPTIMIZE_TEXTS = {
   webp: '本边缘节点（nginx 1.22 的 image_filter 模块）不能把 JPG、PNG 转换为 WebP：图片按原格式返回，节点不做转换',
   thumbFormat: (names: string[]) => `本边缘节点（nginx 1.22 的 image_filter 模块）不能转换图片格式：版本 ${names.join('、')} 按原图格式输出，缩放与质量照常生效`,
   minify: '本边缘节点不能安全地压缩 JavaScript：JavaScript 按源站原文返回，HTML、CSS 照常压缩',

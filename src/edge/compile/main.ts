@@ -21,7 +21,9 @@ export interface NodeOptions extends CompileOptions {
   cacheMaxSize: string;
 }
 
-const MODULES = ['ndk_http_module', 'ngx_http_lua_module', 'ngx_http_brotli_filter_module', 'ngx_stream_module'];
+// Filters run in the reverse order of loading: image_filter first (on the origin's image), then Lua's body
+// filters (on the plain body: page optimisation, mirror migration), then brotli (and the built-in gzip)
+const MODULES = ['ndk_http_module', 'ngx_http_brotli_filter_module', 'ngx_http_lua_module', 'ngx_stream_module', 'ngx_http_image_filter_module'];
 export const MODULES_DIR = '/usr/lib/nginx/modules';
 
 /** The fields of one access-log line (docs/edge.md "Access log"). */

@@ -106,7 +106,7 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
   } else if (s.kind === 'file') {
     const u = new URL(opts.controlUrl);
     // the path percent-encoded again segment by segment ($uri is decoded; a variable in proxy_pass is sent as is)
-    const esc = 'set_by_lua_block $edge_file_uri { local t = {} for p in ngx.var.uri:gmatch("[^/]+") do t[#t + 1] = ngx.escape_uri(p) end return "/" .. table.concat(t, "/") }';
+    const esc = 'set_by_lua_block $edge_file_uri { return require("edge_files").escape_path(ngx.var.uri) }'; // (a 缩略图版本 sets it before its rewrite)
     proxy.push(esc, `proxy_pass ${u.protocol}//${u.host}/edge/v1/files/${encodeURIComponent(s.name)}$edge_file_uri;`, `proxy_set_header Host ${q(u.host)};`, 'proxy_set_header Authorization $edge_node_auth;');
   } else {
     proxy.push('return 502;');

@@ -42,6 +42,8 @@ function M.access(patterns, dynamic, store)
   end
   local method = ngx.req.get_method()
   if method ~= "GET" and method ~= "HEAD" then return end
+  -- a path rewritten on the edge (a 缩略图版本 such as /a.jpg!small, an edge rule) is not the stored object's
+  if ngx.unescape_uri(ngx.var.request_uri:match("^[^?]*")) ~= uri then return end
   if not matches(uri, patterns, dynamic) then return end
   ngx.req.clear_header(MISS)
   return ngx.exec(PREFIX .. uri, ngx.var.args)
@@ -81,11 +83,7 @@ function M.body(max)
   if ngx.arg[2] then ctx.edge_mirror_body = table.concat(ctx.edge_mirror_parts) end
 end
 
-local function escape_path(path)
-  local out = {}
-  for seg in path:gmatch("[^/]+") do out[#out + 1] = ngx.escape_uri(seg) end
-  return table.concat(out, "/")
-end
+local escape_path = require("edge_files").escape_path
 
 local function put(premature, host, port, url, auth, source, ctype, body)
   if premature then return end
@@ -113,8 +111,8 @@ function M.log(host, port, base, bucket, source)
   local body = ctx.edge_mirror and ctx.edge_mirror_body
   if not body then return end
   local path = escape_path(ngx.var.uri)
-  if path == "" then return end
-  local url = base .. "/" .. ngx.escape_uri(bucket) .. "/" .. path
+  if path == "/" then return end
+  local url = base .. "/" .. ngx.escape_uri(bucket) .. path
   local ok, err = ngx.timer.at(0, put, host, port, url, ngx.var.edge_node_auth, source, ctx.edge_mirror_type or "application/octet-stream", body)
   if not ok then ngx.log(ngx.WARN, "mirror: no timer: ", err) end
 end
