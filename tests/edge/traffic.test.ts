@@ -189,6 +189,21 @@ test('log rotation (rename + USR1): every request counted once, before, during a
   expect(state.pending).toBeNull();
 });
 
+test('a batch the server refuses as malformed is skipped, not retried forever; what follows is counted', async () => {
+  await edge.agent.traffic.flush();
+  await edge.agent.traffic.stop();
+  const file = path.join(edge.dir, STATE_FILE);
+  const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+  state.pending = { id: 'malformed-1', offsets: {}, lines: 1, bad: 0, unknown: 0, records: [{ host: 'act6.demo-example.com', svc: 1, slot: 0, region: 'x'.repeat(100), isp: 'other', ip_type: 'ipv4', local: false, bytes: -1, reqs: 1 }] };
+  fs.writeFileSync(file, JSON.stringify(state));
+  edge.agent.traffic.start();
+  const r = await raw('act6.demo-example.com', '/echo/after-refusal');
+  await edge.agent.traffic.flush();
+  expect(edge.agent.traffic.totals.refused).toBe(1);
+  expect(JSON.parse(fs.readFileSync(file, 'utf8')).pending).toBeNull();
+  expect(await stored('act6.demo-example.com')).toMatchObject({ reqs: 1, bytes: r.bytes });
+});
+
 describe('killing the reporter', () => {
   const children: ChildProcess[] = [];
   const startChild = (env: Record<string, string> = {}) => {

@@ -51,7 +51,7 @@ interface State {
   /** inode → how far it has been read, and where it was last seen */
   files: Record<string, { offset: number; path: string }>;
   pending: Pending | null;
-  totals: { lines: number; bad: number; unknown: number; batches: number };
+  totals: { lines: number; bad: number; unknown: number; batches: number; refused?: number };
 }
 
 const HIT = new Set(['HIT', 'STALE', 'UPDATING', 'REVALIDATED']);
@@ -285,7 +285,11 @@ export class LogShipper {
       signal: AbortSignal.timeout(60_000),
     });
     const json = (await res.json().catch(() => null)) as { result?: boolean; data?: EdgeTrafficAnswer; message?: string } | null;
-    if (!res.ok || !json?.result) throw new Error(`HTTP ${res.status} ${json?.message ?? ''}`.trim());
+    // a batch the server refuses as malformed would be refused forever: it is logged and skipped, so
+    // that ingestion goes on (any other failure — network, 5xx, the key — is retried)
+    const refused = res.status === 400;
+    if (refused) this.log(`流量批次被控制面拒绝，已跳过（${p.lines} 行）：${json?.message ?? ''}`);
+    else if (!res.ok || !json?.result) throw new Error(`HTTP ${res.status} ${json?.message ?? ''}`.trim());
     if (this.opts.pauseAfterSendMs) await new Promise((r) => setTimeout(r, this.opts.pauseAfterSendMs));
     for (const [ino, off] of Object.entries(p.offsets)) {
       if (this.state.files[ino]) this.state.files[ino].offset = off;
@@ -296,6 +300,7 @@ export class LogShipper {
     t.bad += p.bad;
     t.unknown += p.unknown;
     t.batches += 1;
+    if (refused) t.refused = (t.refused ?? 0) + p.lines;
     this.state.pending = null;
     this.save();
   }
