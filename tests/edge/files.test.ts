@@ -132,6 +132,7 @@ describe('mirror migration (源站资源迁移) fills the chosen file service', 
     const appJs = require('node:fs').readFileSync(require('node:path').join(__dirname, '../../src/origin/site/js/app.js')) as Buffer;
     const js = await edge.request('www.demo-example.com', '/js/app.js', { headers: { 'accept-encoding': 'br' } });
     expect(js.status).toBe(200);
+    expect(js.headers['content-encoding']).toBe('br');
     expect((await until(() => entry('js/', 'app.js'))).size).toBe(appJs.length);
     const jsFromAssets = await edge.request('assets.demo-example.com', '/js/app.js');
     expect(jsFromAssets.body.equals(appJs)).toBe(true);

@@ -6,8 +6,8 @@
 --            node key and the edge's cache); a miss there comes back here (X-Edge-Mirror-Miss, internal)
 --            and goes to the origin as usual; when migrating (开启), its answer is kept for storing
 --   header:  only a 200 is stored
---   body:    collects the answer (up to the limit) as the origin sent it (Accept-Encoding was cleared, so
---            neither gzip nor brotli touched it)
+--   body:    collects the answer (up to the limit) as the origin sent it (Lua's body filters run before
+--            gzip and brotli, src/edge/compile/main.ts)
 --   log:     a timer PUTs it to <control>/edge/v1/files/<storage>/<path> (node key), which files it in the
 --            storage service's file list
 local M = {}
@@ -33,10 +33,7 @@ function M.access(patterns, dynamic, store)
   if ngx.req.is_internal() then
     if ngx.var.http_x_edge_mirror_miss then
       ngx.req.clear_header(MISS)
-      if store and ngx.req.get_method() == "GET" then
-        ngx.ctx.edge_mirror = true
-        ngx.req.clear_header("Accept-Encoding")
-      end
+      if store and ngx.req.get_method() == "GET" then ngx.ctx.edge_mirror = true end
     end
     return
   end
