@@ -8,7 +8,7 @@ interface IpAntileech {
 
 /**
  * IP 黑白名单 on the edge: nginx's `geo` of the client's address (an address is a /32, a network its
- * CIDR), checked before anything else of the request (the server's rewrite phase). 黑名单: a listed
+ * CIDR), checked first (the server's rewrite phase, after only a forced-HTTPS redirect). 黑名单: a listed
  * address gets 403; 白名单: any other address gets 403.
  *
  * The client's address is the connection's on plain HTTP; over HTTPS it is the one the SNI router passes

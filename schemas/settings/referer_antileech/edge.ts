@@ -8,8 +8,8 @@ interface RefererAntileech {
 }
 
 /**
- * Referer 防盗链 on the edge, with nginx's own maps (no Lua), checked before anything else of the request
- * (the server's rewrite phase):
+ * Referer 防盗链 on the edge, with nginx's own maps (no Lua), checked first
+ * (the server's rewrite phase, after only a forced-HTTPS redirect):
  *
  * - the Referer's host is what follows `http://` or `https://` up to `/`, `:`, `?` or `#` (any case);
  *   a Referer that is not such a URL has no host, so it is never listed;
