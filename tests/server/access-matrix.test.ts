@@ -152,6 +152,8 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/flow/ingest/token': [{ req: send('POST', '/api/flow/ingest/token', () => ({})), allow: isMain }],
   // the log pipeline's route: public, with a token of its own (an invalid one here)
   'POST /api/flow/ingest/': [{ req: (r) => ({ method: 'POST', url: '/api/flow/ingest/', payload: { slot: 0, records: [] }, headers: { authorization: `Bearer nothing-${r.name}` } }), allow: anyone }],
+  // an edge node's traffic report: public, with a node key of its own (an invalid one here)
+  'POST /edge/v1/traffic': [{ req: (r) => ({ method: 'POST', url: '/edge/v1/traffic', payload: { batch: 'b', node: 'n', records: [] }, headers: { authorization: `Bearer nothing-${r.name}` } }), allow: anyone }],
   // certificates (spec 002): the https permission
   'POST /api/https/certificate/': [{ note: 'an expired certificate', req: send('POST', '/api/https/certificate/', () => EXPIRED), allow: mayHold('https') }],
   'GET /api/https/certificate/list/': [{ req: get('/api/https/certificate/list/'), allow: mayHold('https') }],
