@@ -148,8 +148,11 @@ test.describe('with a real edge node', () => {
     } finally {
       agent!.kill('SIGCONT');
     }
+    const released = Date.now();
     // the node goes on, applies and reports; the page asks again by itself (no reload)
     await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied, { timeout: 30_000 });
+    // a figure, printed (never asserted): from letting the node go to 已生效 on the page
+    console.log(`[edge-status] 放行节点到页面显示已生效：${Date.now() - released} ms`);
     await expect(bar.locator('.edge-status-state')).toHaveText(EDGE_TEXTS.settingState.applied);
     const after = await edgeStatus(page, BASE);
     expect(after.applied_version).toBeGreaterThan(first.applied_version!);
@@ -159,8 +162,10 @@ test.describe('with a real edge node', () => {
     const http3 = panel(page, 'http3');
     await http3.locator('.setting-switch').click();
     await page.getByRole('alertdialog').getByRole('button', { name: '确定' }).click();
+    const savedAt = Date.now();
     await expect(http3.locator('.setting-summary')).toHaveText('已开启');
     await expect(edgeTag(page, 'http3')).toHaveText(EDGE_TEXTS.settingState.failed, { timeout: 30_000 });
+    console.log(`[edge-status] 保存 HTTP/3 到页面显示未能生效：${Date.now() - savedAt} ms`);
     await expect(http3.locator('.setting-edge-reason')).toHaveText(`${EDGE_TEXTS.reason}${EDGE_TEXTS.http3Unsupported}`);
     await expect(bar.locator('.edge-status-notes')).toContainText(EDGE_TEXTS.http3Unsupported);
     await expect(edgeTag(page, 'tls13')).toHaveText(EDGE_TEXTS.settingState.applied);
