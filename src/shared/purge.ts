@@ -69,15 +69,17 @@ export interface EdgePurgeTask {
   target: string;
   /** Its host, lower-cased (the cache key starts with it). */
   host: string;
-  /** The service the host belongs to now; null when the domain is no longer any service's. */
-  service: { id: number; paused: boolean; query_string: QueryStringKey } | null;
+  /**
+   * The service the host belongs to now (null when the domain is no longer any service's): whether the
+   * bandwidth cap paused it, and the effective values of the settings a URL's cache key depends on
+   * (query_string, cache_rules — schemas/edge-cache-key.ts).
+   */
+  service: { id: number; paused: boolean; settings: CacheKeySettings } | null;
 }
 
-/** The service's query_string setting: how the cache key keeps a URL's query (schemas/settings/query_string). */
-export interface QueryStringKey {
-  mode: 'keep_all' | 'ignore_all' | 'keep_some' | 'ignore_some';
-  params: string[];
-}
+/** The settings a URL's cache key depends on, as edgeCacheKey (schemas/edge-cache-key.ts) takes them. */
+export type CacheKeySettings = Partial<Record<(typeof CACHE_KEY_SETTINGS)[number], unknown>>;
+export const CACHE_KEY_SETTINGS = ['query_string', 'cache_rules'] as const;
 
 export interface EdgePurgeResult {
   id: number;

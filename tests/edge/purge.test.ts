@@ -92,6 +92,22 @@ test('a URL purge removes every Vary variant of the URL (files named by the key 
   for (const v of ['a', 'b']) expect((await edge.request('www.demo-example.com', p, { headers: { 'x-variant': v } })).headers['x-cache']).toBe('MISS');
 });
 
+test("a URL purge finds the object under the service's key settings: parameters URL 参数缓存 ignores, a cache rule's 忽略 URL 参数", async () => {
+  const host = 'act2.demo-example.com';
+  await edge.save('demo-cdn-02', 'query_string', { mode: 'ignore_some', params: ['utm'] });
+  await edge.saveLive('demo-cdn-02', 'cache_rules', { rules: [{ type: 'suffix', value: 'png', ttl: 600, ignore_query: true }] });
+  await get(host, '/css/site.css?v=1&utm=mail');
+  expect((await get(host, '/css/site.css?v=1&utm=other')).headers['x-cache']).toBe('HIT'); // one object
+  await get(host, '/img/logo.png?x=1');
+  expect((await get(host, '/img/logo.png?x=2')).headers['x-cache']).toBe('HIT');
+  const ids = await submit('/api/purge/', { urls: [`https://${host}/css/site.css?utm=web&v=1`, `https://${host}/img/logo.png?x=3`] });
+  const [css, png] = await settled(ids);
+  expect(css).toMatchObject({ status: 'success', removed: 1 });
+  expect(png).toMatchObject({ status: 'success', removed: 1 });
+  expect((await get(host, '/css/site.css?v=1&utm=mail')).headers['x-cache']).toBe('MISS');
+  expect((await get(host, '/img/logo.png?x=1')).headers['x-cache']).toBe('MISS');
+});
+
 test('a directory rule removes every cached object under it, of that host only', async () => {
   for (const q of ['?t=dir1', '?t=dir2', '']) await get('www.demo-example.com', `/css/site.css${q}`);
   await get('www.demo-example.com', '/js/app.js?t=dir');

@@ -35,7 +35,7 @@ it('turns each URL into a task that waits for the edge; the state is what the no
   const a = node(await registerNode(s.db, 'node-a'));
   const pulled = (await a.tasks()).json().data.tasks;
   expect(pulled.map((t: { id: number }) => t.id)).toEqual(ids);
-  expect(pulled[0]).toMatchObject({ kind: 'url', target: 'https://www.demo-example.com/index.html', host: 'www.demo-example.com', service: { paused: false, query_string: { mode: 'keep_all', params: [] } } });
+  expect(pulled[0]).toMatchObject({ kind: 'url', target: 'https://www.demo-example.com/index.html', host: 'www.demo-example.com', service: { paused: false, settings: { query_string: { mode: 'keep_all', params: [] } } } });
   expect((await a.report([{ id: ids[0], ok: true, removed: 3 }, { id: ids[1], ok: false, message: '清除缓存失败：EACCES' }])).json().data.settled).toBe(2);
   log = await list('?kind=url');
   expect(log.data).toMatchObject([

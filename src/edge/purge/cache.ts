@@ -7,7 +7,8 @@
  * goes to the origin (the zone's entry is replaced when the new answer is stored).
  *
  * The key is `$host$uri?$edge_key_args` (../compile/service.ts): the host, the decoded and normalised
- * path, and the query as the service's query_string setting keeps it.
+ * path, and the query as the service's settings keep it (query_string, cache_rules' 忽略 URL 参数) —
+ * computed by schemas/edge-cache-key.ts.
  *
  * An index (file → key) avoids reading every file for every purge: a file's name never changes key, so
  * a refresh lists the folders and reads only the files it has not seen.
@@ -15,7 +16,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { QueryStringKey } from '../../shared/purge';
+import type { CacheKeySettings } from '../../shared/purge';
+import { edgeCacheKey } from '../../../schemas/edge-cache-key';
 
 const HASH_NAME = /^[0-9a-f]{32}$/;
 
@@ -94,50 +96,15 @@ export function splitUrl(url: string): { host: string; path: string; query: stri
   return { host: m[1].toLowerCase(), path: normalizePath(m[2] || '/'), query: m[3] ?? null };
 }
 
-const pairsOf = (args: string) => args.split('&').filter(Boolean);
-const nameOf = (pair: string) => pair.split('=')[0];
-
-/** The query pairs the cache key keeps under the service's query_string setting. */
-export function keptPairs(query: string, qs: QueryStringKey): string[] {
-  const pairs = pairsOf(query);
-  switch (qs.mode) {
-    case 'ignore_all':
-      return [];
-    case 'keep_some':
-      return pairs.filter((p) => qs.params.includes(nameOf(p)));
-    case 'ignore_some':
-      return pairs.filter((p) => !qs.params.includes(nameOf(p)));
-    default:
-      return pairs;
-  }
-}
-
 /**
- * Whether a cached key is the object of a URL: same host and path, and the query the key keeps is the
- * URL's query as the setting keeps it — the same string when every parameter is kept, else the same
- * pairs in any order (how the key writes kept pairs is the query_string compiler's business).
+ * The cache key of a URL on this edge: edgeCacheKey (schemas/edge-cache-key.ts, the one written beside the
+ * settings that shape `$edge_key_args`) with the path as nginx's `$uri` has it. Every file whose `KEY:` is
+ * this key is the URL's object — the plain one and each `Vary` variant.
  */
-export function urlMatcher(url: string, qs: QueryStringKey): ((key: string) => boolean) | null {
+export function urlKeyOf(url: string, settings: CacheKeySettings): string | null {
   const u = splitUrl(url);
   if (!u) return null;
-  const prefix = `${u.host}${u.path}?`;
-  const query = u.query ?? '';
-  const want = keptPairs(query, qs).sort().join('&');
-  return (key) => {
-    if (!key.startsWith(prefix)) return false;
-    const args = key.slice(prefix.length);
-    if (qs.mode === 'keep_all') return args === query;
-    return pairsOf(args).sort().join('&') === want;
-  };
-}
-
-/** The key nginx writes for a URL when the whole query is kept (the direct file of a URL purge). */
-export function plainKeyOf(url: string, qs: QueryStringKey): string | null {
-  const u = splitUrl(url);
-  if (!u) return null;
-  if (qs.mode === 'keep_all') return `${u.host}${u.path}?${u.query ?? ''}`;
-  if (qs.mode === 'ignore_all') return `${u.host}${u.path}?`;
-  return null;
+  return edgeCacheKey(u.host, u.path, u.query ?? '', settings as Parameters<typeof edgeCacheKey>[3]);
 }
 
 /**

@@ -3,8 +3,8 @@
  * for this node over the edge API (a long poll, woken when a task is submitted), acts on nginx's cache
  * and reports each task's outcome, which becomes the task's state in the purge log.
  *
- * - URL purge: removes the cached object(s) of the URL (its key under the service's query_string
- *   setting, every Vary variant) — ./cache.ts.
+ * - URL purge: removes the cached object(s) of the URL (its key under the service's settings,
+ *   schemas/edge-cache-key.ts; every Vary variant) — ./cache.ts.
  * - Rule purge: removes every cached object of the host whose path matches the directory or pattern.
  * - Preheat: fetches the URL through this edge (as a client would, by its scheme) and reads it whole,
  *   then asks again with HEAD: X-Cache: HIT means it is cached; anything else fails with the reason.
@@ -19,7 +19,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { EDGE_API_PREFIX } from '../../shared/edge';
 import { PURGE_TEXTS, type EdgePurgeResult, type EdgePurgeTask } from '../../shared/purge';
-import { CacheIndex, plainKeyOf, ruleMatcher, urlMatcher } from './cache';
+import { CacheIndex, ruleMatcher, urlKeyOf } from './cache';
 
 interface AgentLike {
   readonly opts: { controlUrl: string; nodeKey: string; pollWait?: number };
@@ -148,14 +148,17 @@ export class PurgeRunner {
   }
 
   private async purge(t: EdgePurgeTask): Promise<EdgePurgeResult> {
-    const qs = t.service?.query_string ?? { mode: 'keep_all' as const, params: [] };
     try {
-      const match = t.kind === 'url' ? urlMatcher(t.target, qs) : ruleMatcher(t.target);
+      if (t.kind === 'url') {
+        // the key under the service's settings now (none: the domain left its service — the whole query)
+        const key = urlKeyOf(t.target, t.service?.settings ?? {});
+        if (key === null) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
+        const removed = (await this.index.remove((k) => k === key)) + this.index.removeKey(key); // the latter: stored since the last look
+        return { id: t.id, ok: true, removed };
+      }
+      const match = ruleMatcher(t.target);
       if (!match) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
-      let removed = await this.index.remove(match);
-      const plain = t.kind === 'url' ? plainKeyOf(t.target, qs) : null;
-      if (plain) removed += this.index.removeKey(plain); // stored since the last look
-      return { id: t.id, ok: true, removed };
+      return { id: t.id, ok: true, removed: await this.index.remove(match) };
     } catch (e) {
       return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError((e as Error).message) };
     }

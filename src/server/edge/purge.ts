@@ -8,8 +8,8 @@
  *   POST /edge/v1/purge/report    { results: [{ id, ok, message?, removed? }] }
  *
  * Each task carries what the node needs about its domain now: the service, whether the bandwidth cap
- * paused it, and its query_string setting (how the cache key keeps a URL's query); no service when the
- * domain is no longer any service's.
+ * paused it, and the settings a URL's cache key depends on (query_string, cache_rules); no service when
+ * the domain is no longer any service's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -20,7 +20,7 @@ import { ok } from '../http/envelope';
 import { nodeByKey } from './repo';
 import { EDGE_KEY_ERROR } from './routes';
 import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS } from '../../shared/edge';
-import { EDGE_PURGE_MAX_TASKS, type EdgePurgeTask, type PurgeKind, type QueryStringKey } from '../../shared/purge';
+import { CACHE_KEY_SETTINGS, EDGE_PURGE_MAX_TASKS, type CacheKeySettings, type EdgePurgeTask, type PurgeKind } from '../../shared/purge';
 import { nextAnnouncement } from '../purge/signal';
 import { recordOutcomes } from '../purge/outcome';
 
@@ -59,20 +59,30 @@ export async function tasksForNode(db: DB, registry: SettingRegistry, nodeId: nu
     .selectFrom('bucket_domains as d')
     .innerJoin('buckets as b', 'b.id', 'd.bucket_id')
     .leftJoin('cost_control_state as c', 'c.bucket_id', 'b.id')
-    .leftJoin('service_settings as s', (j) => j.onRef('s.bucket_id', '=', 'b.id').on('s.setting_id', '=', 'query_string'))
-    .select(['d.domain', 'b.id', 'b.kind', 'c.paused', 's.value'])
+    .select(['d.domain', 'b.id', 'b.kind', 'c.paused'])
     .where('d.domain', 'in', hosts)
     .execute();
-  const known = registry.get('query_string');
-  const byHost = new Map(
-    services.map((s) => {
-      const applies = !!known && (known.meta.kinds as string[]).includes(s.kind);
-      const fixed = applies ? registry.fixedFor('query_string', s.kind) : undefined;
-      const value = (applies ? (fixed !== undefined ? fixed : s.value ?? registry.defaults('query_string')) : null) as Partial<QueryStringKey> | null;
-      const query_string: QueryStringKey = { mode: value?.mode ?? 'keep_all', params: value?.params ?? [] };
-      return [s.domain.toLowerCase(), { id: s.id, paused: !!s.paused, query_string }];
-    }),
-  );
+  const stored = services.length
+    ? await db
+        .selectFrom('service_settings')
+        .select(['bucket_id', 'setting_id', 'value'])
+        .where('bucket_id', 'in', [...new Set(services.map((s) => s.id))])
+        .where('setting_id', 'in', [...CACHE_KEY_SETTINGS])
+        .execute()
+    : [];
+  // the effective value, as the edge's configuration has it: fixed for the kind, else stored, else the default
+  const effective = (bucketId: number, kind: string): CacheKeySettings => {
+    const out: CacheKeySettings = {};
+    for (const id of CACHE_KEY_SETTINGS) {
+      const d = registry.get(id);
+      if (!d || !(d.meta.kinds as string[]).includes(kind)) continue;
+      const fixed = registry.fixedFor(id, kind);
+      const row = stored.find((r) => r.bucket_id === bucketId && r.setting_id === id);
+      out[id] = fixed !== undefined ? fixed : row ? row.value : registry.defaults(id);
+    }
+    return out;
+  };
+  const byHost = new Map(services.map((s) => [s.domain.toLowerCase(), { id: s.id, paused: !!s.paused, settings: effective(s.id, s.kind) }]));
   return rows.map((r) => ({ id: r.id, kind: r.kind as PurgeKind, target: r.target, host: r.domain, service: byHost.get(r.domain) ?? null }));
 }
 
