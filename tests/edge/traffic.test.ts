@@ -254,11 +254,18 @@ describe('killing the reporter', () => {
     // 2. random kills while requests keep coming
     for (let round = 0; round < 4; round++) {
       child = startChild();
+      // the agent's reporter tries too: one of the two holds traffic.lock, the other stays quiet
+      if (round === 1) {
+        await new Promise((r) => setTimeout(r, 1500));
+        edge.agent.traffic.start();
+        await edge.agent.traffic.flush();
+      }
       await send(10);
       await new Promise((r) => setTimeout(r, 200 + Math.floor(Math.random() * 1500)));
       await kill(child);
     }
     await send(5);
+    await edge.agent.traffic.stop();
     child = startChild();
     await until('全部请求入库', async () => (await stored(host)).reqs >= n, 60_000, 200);
     await new Promise((r) => setTimeout(r, 1500));

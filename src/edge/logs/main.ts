@@ -1,6 +1,7 @@
 /**
  * The traffic reporter alone, without the agent (the agent runs the same LogShipper itself): for a
  * node whose logs another process writes, and for the test that kills it in the middle of a report.
+ * Beside an agent on the same folder only one of them reports (traffic.lock).
  *
  *   EDGE_DIR, EDGE_CONTROL_URL, EDGE_NODE_KEY, EDGE_NODE_NAME (local)
  *   EDGE_TRAFFIC_INTERVAL_MS    how often it reports (default 10 000)

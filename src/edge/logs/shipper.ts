@@ -12,7 +12,8 @@
  *   the same batch, with the same id, when it starts again, and the server counts an id once;
  * - log rotation (access.log renamed, nginx reopening on USR1) is followed by inode: the renamed file
  *   is read to its end under its new name, the new access.log from its start;
- * - a line that cannot be read is counted (`bad`) and skipped.
+ * - a line that cannot be read is counted (`bad`) and skipped;
+ * - one reporter per node folder (traffic.lock: the pid of the process reporting).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,7 @@ import { SLOT_S } from '../../shared/stats/time';
 import { Geo } from './geoip';
 
 export const STATE_FILE = 'traffic.state.json';
+export const LOCK_FILE = 'traffic.lock';
 /** At most this many bytes of log are read into one batch. */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
@@ -54,6 +56,15 @@ interface State {
   totals: { lines: number; bad: number; unknown: number; batches: number; refused?: number };
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 const HIT = new Set(['HIT', 'STALE', 'UPDATING', 'REVALIDATED']);
 
 /** One log line → its fields, or null when it cannot be read. */
@@ -84,6 +95,7 @@ export class LogShipper {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = true;
+  private locked = false;
   private readonly geo = new Geo();
   private readonly log: (msg: string) => void;
   /** The last error of a report (null after a success). */
@@ -103,6 +115,7 @@ export class LogShipper {
 
   start(): void {
     if (!this.stopped) return;
+    if (!this.lock()) return;
     this.stopped = false;
     // what is on disk is authoritative (another reporter may have run on this folder meanwhile)
     this.state = this.load();
@@ -116,6 +129,39 @@ export class LogShipper {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running?.catch(() => undefined);
+    this.unlock();
+  }
+
+  /**
+   * One reporter per node folder (two would each send the same lines): traffic.lock holds the pid of
+   * the process reporting; a lock whose process is gone (killed) is taken over.
+   */
+  private lock(): boolean {
+    const file = path.join(this.opts.dir, LOCK_FILE);
+    try {
+      const pid = Number(fs.readFileSync(file, 'utf8').trim());
+      if (pid && pid !== process.pid && alive(pid)) {
+        this.log(`另一个进程（pid ${pid}）正在上报本节点的流量，本进程不上报`);
+        return false;
+      }
+    } catch {
+      /* no lock */
+    }
+    fs.mkdirSync(this.opts.dir, { recursive: true });
+    fs.writeFileSync(file, String(process.pid));
+    this.locked = true;
+    return true;
+  }
+
+  private unlock(): void {
+    if (!this.locked) return;
+    this.locked = false;
+    const file = path.join(this.opts.dir, LOCK_FILE);
+    try {
+      if (Number(fs.readFileSync(file, 'utf8').trim()) === process.pid) fs.rmSync(file);
+    } catch {
+      /* gone */
+    }
   }
 
   /** Reads what the logs gained and reports it; one at a time (a call during a report waits for it). */
@@ -126,6 +172,7 @@ export class LogShipper {
   }
 
   private async ship(): Promise<void> {
+    if (!this.locked) return;
     try {
       if (this.state.pending) await this.sendPending();
       for (let round = 0; round < 100; round++) {
