@@ -35,6 +35,7 @@ import { dashboardRoutes } from './dashboard/routes';
 import { staticRoutes } from './static/routes';
 import { settingRoutes } from './settings/routes';
 import { edgeRuleRoutes } from './edgerules/routes';
+import { liveRuleTestRoute } from './edgerules/live';
 import { edgeRoutes } from './edge/routes';
 import { domainRoutes } from './domains/routes';
 import { schemaRoutes } from './schemas/routes';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   externalSection(app, db, config); // external products, partner sign-in, referrals (docs/external-products.md, docs/referrals.md)
   settingRoutes(app, db, registry, config);
   edgeRuleRoutes(app, db);
+  liveRuleTestRoute(app, db, config); // the rule tester's real request through the local edge (docs/edge-rules.md)
   await edgeRoutes(app, db, registry, config); // the edge API and the edge status (docs/edge.md)
   domainRoutes(app, db, config, registry);
   if (config.smsOutboxApi) outboxRoutes(app, db);

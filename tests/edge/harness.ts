@@ -94,12 +94,14 @@ export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; age
   // the demo origin first: the server allows its address as the demo's origin (config.edge.demoOrigin)
   const origin = await startDemoOrigin(0);
   const base = configFromEnv({});
-  const server = await startTestServer({ config: { ...opts.config, edge: { ...base.edge, ...opts.config?.edge, demoOrigin: `127.0.0.1:${origin.port}` } } });
+  // the node's key and ports first: the server sends the rule tester's real requests to this edge, with its key
+  const nodeKey = randomBytes(18).toString('base64url');
+  const ports = { http: await freePort(), https: await freePort() };
+  const server = await startTestServer({ config: { ...opts.config, edge: { ...base.edge, ...opts.config?.edge, demoOrigin: `127.0.0.1:${origin.port}`, nodeName: 'test', nodeKey, httpUrl: `http://127.0.0.1:${ports.http}` } } });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as net.AddressInfo).port}`;
   await seedDemoOrigins(server.db, `127.0.0.1:${origin.port}`);
-  const key = await registerNode(server.db, 'test', randomBytes(18).toString('base64url'));
-  const ports = { http: await freePort(), https: await freePort() };
+  const key = await registerNode(server.db, 'test', nodeKey);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edge-'));
   const agent = new EdgeAgent({ controlUrl: url, nodeKey: key, nodeName: 'test', dir, ports, pollWait: 5, log: opts.agentLog ? undefined : () => undefined });
   await agent.start();

@@ -15,6 +15,7 @@ import { evaluate, type EdgeOutcome, type EdgeRule, type RunnableRule, type Samp
 import { demoOriginValue } from '../../src/server/seed/edge';
 import { nginxInstalled, startEdgeStack, type EdgeAnswer, type EdgeStack } from './harness';
 import { CASES, type RuleCase } from './rules-cases';
+import type { LiveAnswer } from '../../src/shared/edgerules/live';
 
 const BUCKET = 'demo-cdn-01';
 const HOST = 'act1.demo-example.com';
@@ -314,6 +315,30 @@ describe('what the comparison does not show', () => {
     });
     expect(general.statusCode).toBe(400);
     expect(JSON.parse(general.body).errors).toEqual([expect.objectContaining({ path: '/content/conditions/0/rvalue/value', message: '正则表达式不合法：(?<=a*)b' })]);
+
+  });
+
+  it('发送真实请求: the tester sends the sample through the edge and shows both outcomes, agreeing', async () => {
+    await saveRules([
+      { describe: 'a', type: 'custom', priority: 1, break: false, status: 'ON', pattern: '^/live/(.*)$', rule: '$ADD_RSP_HEADER(X-Live, $1)$LIMIT_RATE(512, k)' },
+      { describe: 'b', type: 'custom', priority: 2, break: false, status: 'ON', pattern: '', rule: "$WHEN($EQ($_GET_go, away))$REDIRECT(/gone, 302)" },
+    ]);
+    lastRulesReset();
+    const res = await edge.client.post('/api/buckets/rewrite/send/', { bucket_name: BUCKET, request: { uri: '/live/x?a=1', headers: { 'X-Edge-Trace': 'mine' } } });
+    expect([res.statusCode, res.statusCode === 200 ? '' : res.body]).toEqual([200, '']);
+    const answer = JSON.parse(res.body).data as LiveAnswer;
+    expect(answer.request).toEqual({ host: HOST, uri: '/live/x?a=1', ip: '127.0.0.1' });
+    expect(answer.edge).toEqual(expect.objectContaining({ status: 200, location: null, limit_rate: { rate: 512 * 1024, after: null } }));
+    expect(answer.edge.headers['x-live']).toBe('x');
+    expect(answer.edge.rules.map((r) => r.outcome)).toEqual(['matched', 'condition_false']);
+    expect(answer.predicted.response_headers).toEqual([expect.objectContaining({ name: 'X-Live', value: 'x' })]);
+    expect(answer.differences).toEqual([]);
+    // the origin did not see the node's trace header, nor the one the sample carried
+    expect(JSON.parse(answer.edge.body).headers['x-edge-trace']).toBeUndefined();
+    const away = JSON.parse((await edge.client.post('/api/buckets/rewrite/send/', { bucket_name: BUCKET, request: { uri: '/a?go=away' } })).body).data as LiveAnswer;
+    expect(away.edge).toEqual(expect.objectContaining({ status: 302, location: '/gone' }));
+    expect(away.predicted).toEqual(expect.objectContaining({ status: 302, location: '/gone' }));
+    expect(away.differences).toEqual([]);
   });
 });
 });

@@ -267,15 +267,13 @@ function _M.rewrite(set)
   end
   if ngx_req.is_internal() then return end
   ngx_var.edge_rules_done = "1"
+  -- the trace header is the node's: neither the rules nor the origin see it
+  local auth = ngx_var.http_x_edge_trace
+  if auth then ngx_req.clear_header("X-Edge-Trace") end
   local req = request(set.body)
   local st = _M.run(set, req)
   ctx.edge_rules = st
-
-  local auth = ngx_var.http_x_edge_trace
-  if auth then
-    if auth == ngx_var.edge_node_auth then ctx.edge_trace = trace_header(st) end
-    ngx_req.clear_header("X-Edge-Trace")
-  end
+  if auth and auth == ngx_var.edge_node_auth then ctx.edge_trace = trace_header(st) end
 
   if st.status then
     if st.location then
