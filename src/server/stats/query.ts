@@ -101,8 +101,8 @@ export function completeEnd(q: Pick<StatsQuery, 'start' | 'end'>): number {
 /**
  * The end of the drawn points: the last whole slot, or the running one when the scope's traffic comes
  * from the edge, which reports while the slot runs: a domain of the scope is served by the edge and no
- * other domain of it has traffic from elsewhere in the last whole slot (the demo's replay, a pipeline,
- * which send a slot once it has ended: the running point would drop to their missing part).
+ * other domain of it has traffic from elsewhere in the last two whole slots (the demo's replay, a
+ * pipeline, which send a slot after it has ended: the running point would drop by their missing part).
  * docs/statistics.md "Edge traffic".
  */
 export async function drawnEnd(db: DB, scope: Scope, q: Pick<StatsQuery, 'start' | 'end'>): Promise<number> {
@@ -110,7 +110,7 @@ export async function drawnEnd(db: DB, scope: Scope, q: Pick<StatsQuery, 'start'
   if (q.end <= whole || !scope.domainIds.length) return whole;
   const r = await sql<{ edge: boolean; other: boolean }>`
     select exists (select 1 from edge_traffic_domains where domain_id in (${ids(scope)})) as edge,
-           exists (select 1 from traffic_5m where domain_id in (${ids(scope)}) and slot = ${ts(whole - SLOT_S)}
+           exists (select 1 from traffic_5m where domain_id in (${ids(scope)}) and slot >= ${ts(whole - 2 * SLOT_S)}
                    and domain_id not in (select domain_id from edge_traffic_domains)) as other`.execute(db);
   return r.rows[0]?.edge && !r.rows[0]?.other ? Math.min(q.end, whole + SLOT_S) : whole;
 }
