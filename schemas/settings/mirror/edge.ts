@@ -1,4 +1,5 @@
 import type { EdgeCompiler } from '../../edge';
+import { luaString, ruleRegex } from '../../edge-match';
 import { EDGE_FILES_PREFIX, MIRROR_DYNAMIC_EXTENSIONS, MIRROR_MAX_BYTES } from '../../../src/shared/edge-files';
 
 interface Mirror {
@@ -7,17 +8,8 @@ interface Mirror {
   mirror_bucket: string;
 }
 
-/** A Lua string literal (quotes, backslashes and every byte outside printable ASCII escaped). */
-export function luaString(text: string): string {
-  let out = '"';
-  for (const b of Buffer.from(text, 'utf8')) out += b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\${b}`;
-  return out + '"';
-}
-
-/** A 迁移路径 (`/images/*`, `/static/*.js`: `*` any characters, `/` included) as an anchored regular expression. */
-export function patternRegex(pattern: string): string {
-  return '^' + pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$';
-}
+/** A 迁移路径 (`/images/*`, `/static/*.js`: `*` any characters, `/` included) as an anchored regular expression: a cache rule's path. */
+export const patternRegex = (pattern: string): string => ruleRegex('path', pattern).re;
 
 /**
  * 源站资源迁移 on the edge (spec 002: 开启 reads the storage first, then the origin, and migrates;
@@ -35,7 +27,7 @@ const edge: EdgeCompiler = (v: Mirror, ctx) => {
   const control = new URL(ctx.control);
   const port = control.port || (control.protocol === 'https:' ? '443' : '80');
   const patterns = v.url_patterns.length ? `{ ${v.url_patterns.map((p) => luaString(patternRegex(p))).join(', ')} }` : 'nil';
-  const dynamic = `{ ${MIRROR_DYNAMIC_EXTENSIONS.map((e) => `[${luaString(e)}] = true`).join(', ')} }`;
+  const dynamic = `{ ${MIRROR_DYNAMIC_EXTENSIONS.map((e) => `[ ${luaString(e)} ] = true`).join(', ')} }`;
   const store = v.mirror === 'enable';
   const key = `$${ctx.prefix}_mirror_path`;
   return {
