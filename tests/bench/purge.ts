@@ -2,8 +2,9 @@
  * Purge on the real cache (docs/operations-tools.md "Purge and preheat"), printed, never asserted:
  *  - from submission (POST /api/purge/) to the object's cache file gone, median of 21 URL purges
  *    (goal ≤ 1 s), and to the purge log saying 成功;
- *  - 10,000 cached objects: filling them through the edge, a URL purge among them (the first look reads
- *    every file's key; the next ones only list the folders), and one rule purge removing all 10,000.
+ *  - 10,000 cached objects: filling them through the edge, a URL purge among them right after (unless the
+ *    node refreshed its index while idle, its look reads every new file's key) and once more (it only
+ *    lists the folders), and one rule purge removing all 10,000.
  * Runs a whole edge (tests/edge/harness.ts): a server on PGlite, the demo origin, an agent with nginx.
  */
 import fs from 'node:fs';
@@ -92,7 +93,7 @@ export async function purgeBench(): Promise<void> {
     await until(async () => (await index.refresh()).files >= n, 30_000, 100);
     console.log(`  经边缘缓存 ${n.toLocaleString('zh-CN')} 个对象：${ms(performance.now() - t)}（并发 32）`);
 
-    for (const label of ['索引首次读取全部文件的 KEY', '索引已建立']) {
+    for (const label of ['刚缓存完这些对象', '再一次']) {
       const p = `/css/site.css?bench-big=${label.length}`;
       await edge.request(HOST, p);
       const file = cacheFileOf(cacheDir, `${HOST}${p}`);
@@ -108,7 +109,7 @@ export async function purgeBench(): Promise<void> {
 
     t = performance.now();
     const id = await submitted(edge, '/api/buckets/purge/', { rules: [`https://${HOST}/headers`] });
-    await until(taskDone(edge, id), 120_000, 5);
+    await until(taskDone(edge, id), 120_000, 50); // a slower look: PGlite runs in this process, beside the node's removals
     const total = performance.now() - t;
     const task = await edge.server.db.selectFrom('purge_tasks').select(['status', 'removed']).where('id', '=', id).executeTakeFirstOrThrow();
     const run = edge.agent.purge!.runs.at(-1)!;

@@ -13,6 +13,7 @@
  * - A domain that is no longer any service's: purges run on what is still cached under its host;
  *   preheats fail (the edge no longer serves the host).
  *
+ * When idle (a long poll answered nothing) it refreshes its index of the cache.
  * Started and stopped by the agent (../agent.ts: a field, one line in start(), one in stop()).
  */
 import http from 'node:http';
@@ -90,7 +91,12 @@ export class PurgeRunner {
       try {
         const { tasks } = await this.call<{ tasks: EdgePurgeTask[] }>('GET', `${EDGE_API_PREFIX}/purge?wait=${wait}`, undefined, (wait + 30) * 1000);
         backoff = 500;
-        if (!tasks.length) continue;
+        if (!tasks.length) {
+          // idle: keep the index up to date, so that a purge only looks at what came since
+          await this.warming;
+          await this.index.refresh();
+          continue;
+        }
         const results = await this.execute(tasks);
         await this.call('POST', `${EDGE_API_PREFIX}/purge/report`, { results });
       } catch (e) {
