@@ -20,7 +20,7 @@ test('each kind of difference is named with both values', () => {
     '响应头 x-a：预测 1，实际 2',
     '响应头 x-b：预测 （无），实际 still',
     '限速：预测 1024 B/s，实际 （无）',
-    '规则 7：预测 matched，实际 error',
+    '规则 7：预测 命中，实际 执行出错',
   ]);
   const r = evaluate([rule('$REDIRECT(/n, 301)')], { uri: '/a' });
   expect(liveDifferences(r, edge({ status: 200 }))).toEqual(['状态码：预测 301，实际 200', 'Location：预测 /n，实际 （无）']);

@@ -1,6 +1,8 @@
 /**
  * The rule tester: describe a request, see what the service's rules (or the rule being edited,
- * merged into them) would do with it — POST /api/buckets/rewrite/test/.
+ * merged into them) would do with it — POST /api/buckets/rewrite/test/; and 发送真实请求: the same
+ * request through the local edge, what the edge did beside the prediction, differences marked —
+ * POST /api/buckets/rewrite/send/ (docs/edge-rules.md "On the edge").
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Callout, Collapse, FormGroup, HTMLSelect, HTMLTable, InputGroup, Tag, TextArea, type Intent } from '@blueprintjs/core';
@@ -8,6 +10,7 @@ import dayjs from 'dayjs';
 import { failureText, ApiFailure } from '../api/client';
 import { COUNTRIES, type EdgeOutcome, type EdgeRuleInput, type HeaderChange, type RuleOutcomeKind, type SampleRequest } from '../../shared/edgerules';
 import { requestErrors } from '../../../schemas/forms/edge_rule/validate';
+import { LIVE_TEXTS, outcomeText, predictedOutcome, type LiveAnswer } from '../../shared/edgerules/live';
 import { edgeApi, type TestAnswer } from './api';
 import { bytesText, METHOD_OPTIONS } from './model';
 
@@ -220,6 +223,107 @@ export function TestResult({ answer }: { answer: TestAnswer }) {
   );
 }
 
+const rateText = (l: { after: number | null; rate: number | null } | null) =>
+  !l || l.rate === null ? '不限速' : `${bytesText(l.rate)}/s${l.after !== null ? `，前 ${bytesText(l.after)} 不限速` : ''}`;
+
+/** The edge's result beside the prediction; a row whose values differ is marked. */
+export function LiveResult({ live }: { live: LiveAnswer }) {
+  const p = live.predicted;
+  const e = live.edge;
+  const differs = (prefix: string) => live.differences.some((d) => d.startsWith(prefix));
+  const mark = (prefix: string) =>
+    differs(prefix) ? (
+      <Tag minimal intent="danger" className="edge-inline-tag">
+        不一致
+      </Tag>
+    ) : null;
+  const changed = [...new Set(p.response_headers.filter((h) => h.applied).map((h) => h.name.toLowerCase()))];
+  const predictedHeader = (name: string) => {
+    let v: string | null = null;
+    for (const h of p.response_headers) if (h.applied && h.name.toLowerCase() === name) v = h.action === 'delete' ? null : (h.value ?? '');
+    return v;
+  };
+  return (
+    <div className="edge-live-result" data-testid="live-result">
+      <h4 className="edge-live-title">{LIVE_TEXTS.title}</h4>
+      <p className="edge-muted">{LIVE_TEXTS.from.replace('{ip}', live.request.ip)}</p>
+      {live.differences.length ? (
+        <Callout intent="danger" icon="warning-sign" title={LIVE_TEXTS.disagree} role="alert">
+          {live.differences.map((d, i) => (
+            <div key={i}>{d}</div>
+          ))}
+        </Callout>
+      ) : (
+        <Callout intent="success" icon="tick-circle" title={LIVE_TEXTS.agree} />
+      )}
+      <HTMLTable compact striped className="edge-result-table">
+        <thead>
+          <tr>
+            <th />
+            <th>预测</th>
+            <th>边缘节点</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th>状态码</th>
+            <td>{p.status ?? '（回源或缓存的状态）'}</td>
+            <td>
+              {e.status} {mark('状态码')}
+            </td>
+          </tr>
+          <tr>
+            <th>Location</th>
+            <td>{p.location ? <code>{p.location}</code> : LIVE_TEXTS.none}</td>
+            <td>
+              {e.location ? <code>{e.location}</code> : LIVE_TEXTS.none} {mark('Location')}
+            </td>
+          </tr>
+          <tr>
+            <th>回源 URI</th>
+            <td>{p.status === null ? <code>{p.uri}</code> : LIVE_TEXTS.none}</td>
+            <td>
+              {e.origin_uri ? <code>{e.origin_uri}</code> : LIVE_TEXTS.none} {mark('回源 URI')}
+            </td>
+          </tr>
+          <tr>
+            <th>限速</th>
+            <td>{rateText(p.limit_rate)}</td>
+            <td>
+              {e.limit_rate ? rateText(e.limit_rate) : LIVE_TEXTS.none} {mark('限速')}
+            </td>
+          </tr>
+          {changed.map((name) => (
+            <tr key={name}>
+              <th>
+                响应头 <code>{name}</code>
+              </th>
+              <td>{predictedHeader(name) ?? LIVE_TEXTS.none}</td>
+              <td>
+                {e.headers[name] ?? LIVE_TEXTS.none} {mark(`响应头 ${name}：`)}
+              </td>
+            </tr>
+          ))}
+          {e.rules.map((r) => {
+            const t = p.trace.find((x) => x.rewrite_id === r.rewrite_id);
+            return (
+              <tr key={r.rewrite_id}>
+                <th>
+                  规则 {t ? `${t.priority}. ${t.describe}` : r.rewrite_id}
+                </th>
+                <td>{outcomeText(predictedOutcome(p, r.rewrite_id))}</td>
+                <td>
+                  {outcomeText(r.outcome)} {mark(`规则 ${r.rewrite_id}：`)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </HTMLTable>
+    </div>
+  );
+}
+
 export function RuleTester({ bucketName, defaultHost = '', editing, ip }: RuleTesterProps) {
   const [method, setMethod] = useState('GET');
   const [scheme, setScheme] = useState<'http' | 'https'>('https');
@@ -235,6 +339,8 @@ export function RuleTester({ bucketName, defaultHost = '', editing, ip }: RuleTe
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<TestAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [live, setLive] = useState<LiveAnswer | null>(null);
+  const [sending, setSending] = useState(false);
 
   useEffect(() => {
     if (ip && !clientIp) setClientIp(ip);
@@ -287,6 +393,19 @@ export function RuleTester({ bucketName, defaultHost = '', editing, ip }: RuleTe
     }
   }
 
+  async function sendLive() {
+    setFailure(null);
+    setSending(true);
+    try {
+      setLive(await edgeApi.send(bucketName, request));
+    } catch (e) {
+      setLive(null);
+      setFailure(e instanceof ApiFailure && e.errors.length ? e.errors.map((x) => x.message).join('；') : failureText(e));
+    } finally {
+      setSending(false);
+    }
+  }
+
   return (
     <div className="edge-tester" data-testid="rule-tester">
       <div className="edge-tester-row">
@@ -322,15 +441,22 @@ export function RuleTester({ bucketName, defaultHost = '', editing, ip }: RuleTe
           <input id="tester-time" className="bp6-input" type="datetime-local" value={time} onChange={(e) => setTime(e.target.value)} />
         </FormGroup>
       </Collapse>
-      <Button intent="primary" icon="play" loading={busy} disabled={errors.length > 0} onClick={runTest}>
-        运行测试
-      </Button>
+      <div className="edge-tester-row">
+        <Button intent="primary" icon="play" loading={busy} disabled={errors.length > 0} onClick={runTest}>
+          运行测试
+        </Button>
+        <Button icon="send-message" loading={sending} disabled={errors.length > 0} onClick={sendLive}>
+          {LIVE_TEXTS.button}
+        </Button>
+      </div>
+      {editing && <p className="edge-muted">{LIVE_TEXTS.storedOnly}</p>}
       {failure && (
         <Callout intent="danger" className="edge-test-failure" role="alert">
           {failure}
         </Callout>
       )}
       {answer && <TestResult answer={answer} />}
+      {live && <LiveResult live={live} />}
     </div>
   );
 }

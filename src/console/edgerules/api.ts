@@ -4,6 +4,7 @@
 import { api } from '../api/client';
 import type { EdgeOutcome, EdgeRule, EdgeRuleInput, RuleStatus, SampleRequest } from '../../shared/edgerules/types';
 import { EDGE_LIMITS } from '../../shared/edgerules/catalogue';
+import type { LiveAnswer } from '../../shared/edgerules/live';
 
 export interface RulePage {
   pager: { total: number; page: number; pages: number };
@@ -32,6 +33,8 @@ export const edgeApi = {
   status: (id: number, status: RuleStatus, ip?: string) => api.post('/api/buckets/rewrite/status/', { rewrite_id: id, status, ...(ip ? { ip } : {}) }),
   check: (rule: string, pattern: string) => api.post<CheckAnswer>('/api/buckets/rewrite/check/', { rule, pattern }),
   test: (body: { bucket_name?: string; rules?: (EdgeRuleInput & { rewrite_id?: number })[]; request: SampleRequest }) => api.post<TestAnswer>('/api/buckets/rewrite/test/', body),
+  /** 发送真实请求: the sample through the local edge, beside the prediction. */
+  send: async (bucketName: string, request: SampleRequest) => (await api.post<{ data: LiveAnswer }>('/api/buckets/rewrite/send/', { bucket_name: bucketName, request })).data,
   ip: async () => (await api.get<{ data: { ip: string } }>('/api/ip')).data.ip,
   countries: async () => (await api.get<{ data: Record<string, string> }>('/api/buckets/rewrite/countries/')).data,
 };

@@ -50,6 +50,24 @@ export interface LiveAnswer {
   differences: string[];
 }
 
+/** A rule's outcome in Chinese, as both columns and the differences say it. */
+export const LIVE_OUTCOMES: Record<string, string> = {
+  matched: '命中',
+  break: '命中，不再执行后面的规则',
+  redirect: '命中，重定向',
+  exit: '命中，直接响应',
+  error_page: '命中，返回错误页面',
+  off: '已关闭',
+  debug_ip: '调试 IP 不符',
+  no_match: 'URI 提取未匹配',
+  condition_false: '条件不满足',
+  error: '执行出错',
+  invalid: '规则无效',
+  not_reached: '未执行（规则集已结束）',
+};
+
+export const outcomeText = (o: string | undefined) => (o === undefined ? LIVE_TEXTS.none : (LIVE_OUTCOMES[o] ?? o));
+
 const fill = (t: string, v: Record<string, string | number | null>) => t.replace(/\{(\w+)\}/g, (_m, k: string) => (v[k] === null || v[k] === undefined || v[k] === '' ? LIVE_TEXTS.none : String(v[k])));
 
 /** A rule's outcome as the edge reports it: matched rules say how they ended. */
@@ -80,7 +98,7 @@ export function liveDifferences(o: EdgeOutcome, e: LiveEdgeResult): string[] {
   }
   for (const r of e.rules) {
     const p = predictedOutcome(o, r.rewrite_id);
-    if (p !== undefined && p !== r.outcome) out.push(fill(LIVE_TEXTS.rule, { id: r.rewrite_id, predicted: p, actual: r.outcome }));
+    if (p !== undefined && p !== r.outcome) out.push(fill(LIVE_TEXTS.rule, { id: r.rewrite_id, predicted: outcomeText(p), actual: outcomeText(r.outcome) }));
   }
   return out;
 }
