@@ -154,6 +154,29 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/flow/ingest/': [{ req: (r) => ({ method: 'POST', url: '/api/flow/ingest/', payload: { slot: 0, records: [] }, headers: { authorization: `Bearer nothing-${r.name}` } }), allow: anyone }],
   // an edge node's traffic report: public, with a node key of its own (an invalid one here)
   'POST /edge/v1/traffic': [{ req: (r) => ({ method: 'POST', url: '/edge/v1/traffic', payload: { batch: 'b', node: 'n', records: [] }, headers: { authorization: `Bearer nothing-${r.name}` } }), allow: anyone }],
+  // the edge API (docs/edge.md): public, with a node key of its own (an invalid one here)
+  ...Object.fromEntries(
+    [
+      ['GET', '/edge/v1/config', '/edge/v1/config?after=0'],
+      ['POST', '/edge/v1/report', '/edge/v1/report'],
+      ['GET', '/edge/v1/purge', '/edge/v1/purge'],
+      ['POST', '/edge/v1/purge/report', '/edge/v1/purge/report'],
+      ['GET', '/edge/v1/files/:bucket_name/*', '/edge/v1/files/demo-assets/a.txt'],
+      ['PUT', '/edge/v1/files/:bucket_name/*', '/edge/v1/files/demo-assets/a.txt'],
+    ].map(([method, route, url]) => [
+      `${method} ${route}`,
+      [{ req: (r: Role): InjectOptions => ({ method: method as 'GET', url, headers: { authorization: `Bearer nothing-${r.name}` }, ...(method === 'GET' ? {} : { payload: {} }) }), allow: anyone }],
+    ]),
+  ),
+  // a service's state on the edge: whoever reaches the service
+  'GET /api/buckets/edge/': [
+    { note: 'a granted CDN service', req: get('/api/buckets/edge/?bucket_name=demo-www'), allow: reaches('demo-www', 'cdn'), bucket: true },
+    { note: 'a CDN service not granted', req: get('/api/buckets/edge/?bucket_name=demo-static'), allow: reaches('demo-static', 'cdn'), bucket: true },
+  ],
+  // the rule tester's real request through the local edge (none runs here: the answer says so)
+  'POST /api/buckets/rewrite/send/': [
+    { note: "demo-www's rules", req: send('POST', '/api/buckets/rewrite/send/', () => ({ bucket_name: 'demo-www', request: { uri: '/a' } })), allow: reaches('demo-www', 'cdn'), bucket: true },
+  ],
   // certificates (spec 002): the https permission
   'POST /api/https/certificate/': [{ note: 'an expired certificate', req: send('POST', '/api/https/certificate/', () => EXPIRED), allow: mayHold('https') }],
   'GET /api/https/certificate/list/': [{ req: get('/api/https/certificate/list/'), allow: mayHold('https') }],

@@ -92,7 +92,9 @@ export function compileMain(services: CompiledService[], o: NodeOptions): string
     '  variables_hash_max_size 2048;',
     `  lua_package_path ${q(o.luaDir + '/?.lua;;')};`,
     `  log_format edge_json escape=json '${LOG_FORMAT}';`,
-    `  access_log ${o.logsDir}/access.log edge_json;`,
+    // buffered: one write per 64 KB or per second, not one per request (the log shipper reads every 10 s)
+    `  access_log ${o.logsDir}/access.log edge_json buffer=64k flush=1s;`,
+    '  map $upstream_cache_status $edge_x_cache { HIT HIT; STALE HIT; UPDATING HIT; REVALIDATED HIT; default MISS; }',
     `  proxy_cache_path ${o.cacheDir} levels=1:2 keys_zone=edge_cache:64m max_size=${o.cacheMaxSize} inactive=30d use_temp_path=off;`,
     '  set_real_ip_from unix:;',
     '  real_ip_header proxy_protocol;',
