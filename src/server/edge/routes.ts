@@ -93,7 +93,7 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
       const until = Date.now() + wait * 1000;
       let version = await currentVersion(db);
       while (after > 0 && version <= after && Date.now() < until && !req.raw.socket.destroyed) {
-        await sleep(150);
+        await sleep(50);
         version = await currentVersion(db);
       }
       if (after > 0 && version <= after) return ok({ version, changed: false, services: [], ids: [], storage_base: `${EDGE_API_PREFIX}/files` });
