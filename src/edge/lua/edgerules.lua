@@ -67,65 +67,118 @@ local function read_body(limit)
 end
 
 -- the request as the rules read it, from its raw parts: method, scheme, host, uri, query, headers (names
--- in lower case), body, ip, country, time — what the evaluator's parseRequest() makes of a sample
+-- in lower case, or a function answering them), body (or a function), ip, country (or a function), time —
+-- what the evaluator's parseRequest() makes of a sample. The costly parts (headers, query parameters,
+-- host labels, cookies, form fields) are made when a rule first reads them.
+local LAZY = {
+  headers = function(req)
+    local h = req._raw.headers
+    if type(h) == "function" then h = h() end
+    return h or {}
+  end,
+  args = function(req) return pairs_of(req.query, "&", true) end,
+  labels = function(req)
+    local labels = {}
+    for l in string.gmatch(gsub(req.host, ":%d+$", ""), "[^.]+") do labels[#labels + 1] = l end
+    return labels
+  end,
+  full_body = function(req)
+    local b = req._raw.body
+    if type(b) == "function" then b = b() end
+    return b or ""
+  end,
+  body = function(req) return sub(req.full_body, 1, BODY_MAX) end,
+  country = function(req)
+    local v = req._raw.country
+    if type(v) == "function" then v = v() end
+    return string.upper(v or "")
+  end,
+}
+local REQ_MT = {
+  __index = function(req, k)
+    local make = LAZY[k]
+    if not make then return nil end
+    local v = make(req)
+    rawset(req, k, v)
+    return v
+  end,
+}
+local function req_cookies(req)
+  local v = rawget(req, "_cookies")
+  if not v then
+    v = pairs_of(req.headers["cookie"] or "", ";", false)
+    rawset(req, "_cookies", v)
+  end
+  return v
+end
+local function req_post(req)
+  local v = rawget(req, "_post")
+  if not v then
+    if find(req.headers["content-type"] or "", "application/x-www-form-urlencoded", 1, true) then
+      v = pairs_of(req.full_body, "&", true)
+    else
+      v = {}
+    end
+    rawset(req, "_post", v)
+  end
+  return v
+end
+
 function _M.build(raw)
-  local headers = raw.headers
-  local host = raw.host or ""
-  local labels = {}
-  for l in string.gmatch(gsub(host, ":%d+$", ""), "[^.]+") do labels[#labels + 1] = l end
-  local query = raw.query or ""
-  local full_body = raw.body or ""
   local req = {
+    _raw = raw,
     method = string.upper(raw.method or "GET"),
     scheme = lower(raw.scheme or "http"),
-    host = host,
-    labels = labels,
+    host = raw.host or "",
     uri = raw.uri or "/",
-    query = query,
-    args = pairs_of(query, "&", true),
-    headers = headers,
-    body = sub(full_body, 1, BODY_MAX),
+    query = raw.query or "",
     ip = raw.ip or "",
-    country = string.upper(raw.country or ""),
     time = raw.time or ngx.time(),
+    cookies = req_cookies,
+    post = req_post,
   }
-  local cookies, post
-  req.cookies = function()
-    if not cookies then cookies = pairs_of(headers["cookie"] or "", ";", false) end
-    return cookies
-  end
-  req.post = function()
-    if not post then
-      if find(headers["content-type"] or "", "application/x-www-form-urlencoded", 1, true) then
-        post = pairs_of(full_body, "&", true)
-      else
-        post = {}
-      end
-    end
-    return post
-  end
-  return req
+  return setmetatable(req, REQ_MT)
 end
 
 -- the request nginx is serving (as it arrived)
-local function request(needs_body)
+local function nginx_headers()
   local headers = {}
   for k, v in pairs(ngx_req.get_headers(0)) do
     if type(v) == "table" then v = concat(v, ", ") end
     headers[lower(k)] = v
   end
+  return headers
+end
+local function nginx_body() return read_body(nil) end
+local function nginx_country() return ngx_var.geoip_country_code end
+
+local function request(needs_body)
   return _M.build({
     method = ngx_req.get_method(),
     scheme = ngx_var.scheme,
     host = ngx_var.http_host or ngx_var.host,
     uri = ngx_var.uri,
     query = ngx_var.args,
-    headers = headers,
-    body = needs_body and read_body(nil) or "",
+    headers = nginx_headers,
+    body = needs_body and nginx_body or "",
     ip = ngx_var.remote_addr,
-    country = ngx_var.geoip_country_code,
+    country = nginx_country,
     time = ngx.time(),
   })
+end
+
+-- one rule's pieces: the text it leaves (its rewrite target); stops where the rule halts
+local function run_rule(r, c)
+  local buf = {}
+  local code = r.code
+  for i = 1, #code do
+    local v = code[i](c)
+    if c.halt ~= 0 then break end
+    local t = type(v)
+    if t == "string" then buf[#buf + 1] = v
+    elseif t == "table" then buf[#buf + 1] = str(v) end
+  end
+  return concat(buf)
 end
 
 -- runs the rules on a request: the evaluator's run() (state, rewrite, trace of outcomes)
@@ -167,17 +220,7 @@ function _M.run(set, req)
         c.ended = nil
         c.missing = nil
         c.priority = r.p
-        local ok, text = pcall(function()
-          local buf = {}
-          for _, code in ipairs(r.code) do
-            local v = code(c)
-            if c.halt ~= 0 then break end
-            local t = type(v)
-            if t == "string" then buf[#buf + 1] = v
-            elseif t == "table" then buf[#buf + 1] = str(v) end
-          end
-          return concat(buf)
-        end)
+        local ok, text = pcall(run_rule, r, c)
         if not ok then
           if type(text) ~= "table" or not text.edge then error(text, 0) end
           outcome = "error"
@@ -199,7 +242,7 @@ function _M.run(set, req)
         end
       end
     end
-    trace[i] = r.id .. ":" .. outcome
+    trace[i] = outcome
   end
   st.trace = trace
 
@@ -245,8 +288,10 @@ local METHOD_IDS = {
 }
 
 -- what the trace header shows (only to a caller holding the node's key)
-local function trace_header(st)
-  return "rate=" .. tostring(st.rate or "") .. ";after=" .. tostring(st.after or "") .. ";rules=" .. concat(st.trace, ",")
+local function trace_header(set, st)
+  local rules = {}
+  for i, r in ipairs(set.rules) do rules[i] = r.id .. ":" .. st.trace[i] end
+  return "rate=" .. tostring(st.rate or "") .. ";after=" .. tostring(st.after or "") .. ";rules=" .. concat(rules, ",")
 end
 
 -- the rewrite phase: run the rules and act on the outcome
@@ -273,7 +318,7 @@ function _M.rewrite(set)
   local req = request(set.body)
   local st = _M.run(set, req)
   ctx.edge_rules = st
-  if auth and auth == ngx_var.edge_node_auth then ctx.edge_trace = trace_header(st) end
+  if auth and auth == ngx_var.edge_node_auth then ctx.edge_trace = trace_header(set, st) end
 
   if st.status then
     if st.location then

@@ -274,14 +274,14 @@ local function getter(name)
   local k = name:match("^GET_(.+)$")
   if k then return function(c) return c.req.args[k] end end
   k = name:match("^POST_(.+)$")
-  if k then return function(c) return c.req.post()[k] end end
+  if k then return function(c) return c.req.post(c.req)[k] end end
   k = name:match("^HEADER_(.+)$")
   if k then
     k = lower(k)
     return function(c) return c.req.headers[k] end
   end
   k = name:match("^COOKIE_(.+)$")
-  if k then return function(c) return c.req.cookies()[k] end end
+  if k then return function(c) return c.req.cookies(c.req)[k] end end
   return function() return nil end
 end
 
