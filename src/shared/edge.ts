@@ -8,6 +8,9 @@ import type { ServiceKind } from './services';
 /** The edge API's prefix on the server; authenticated by a node key (`Authorization: Bearer <key>`). */
 export const EDGE_API_PREFIX = '/edge/v1';
 
+/** A node counts as online while it has been seen within this many seconds (edge status, purge tasks). */
+export const EDGE_NODE_ALIVE_SECONDS = 120;
+
 /** A long poll waits at most this long for a newer configuration before answering "unchanged". */
 export const EDGE_POLL_MAX_SECONDS = 25;
 

@@ -23,7 +23,7 @@ export const PURGE_STATUS_LABELS: Record<PurgeStatus, string> = { waiting: 'å¤„ç
 /** A task no edge node has finished this long after it was due fails (the provider's "within 10 minutes"). */
 export const PURGE_TASK_TIMEOUT_MINUTES = 10;
 /** An edge node counts as online while it has called the edge API within this many seconds. */
-export const PURGE_NODE_ALIVE_SECONDS = 120;
+export { EDGE_NODE_ALIVE_SECONDS as PURGE_NODE_ALIVE_SECONDS } from './edge';
 
 /** The reasons and notes the purge log shows (both the server and the edge node write them). */
 export const PURGE_TEXTS = {

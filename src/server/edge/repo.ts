@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { SettingRegistry } from '../../../schemas/registry';
 import type { ServiceKind } from '../../shared/services';
-import { EDGE_API_PREFIX, type EdgeApplyReport, type EdgeConfigAnswer, type EdgeRuleRow, type EdgeService, type EdgeSettingState, type EdgeStatus } from '../../shared/edge';
+import { EDGE_API_PREFIX, EDGE_NODE_ALIVE_SECONDS, type EdgeApplyReport, type EdgeConfigAnswer, type EdgeRuleRow, type EdgeService, type EdgeSettingState, type EdgeStatus } from '../../shared/edge';
 import './tables';
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -144,8 +144,6 @@ export async function recordReport(db: DB, nodeId: number, report: EdgeApplyRepo
   });
 }
 
-/** A node is counted while it has been seen within this many seconds. */
-const NODE_ALIVE_SECONDS = 120;
 
 /** What the console shows about one service on the edge (the nodes seen lately; the worst of them). */
 export async function edgeStatusOf(db: DB, bucketId: number, edgeEnabled: boolean): Promise<EdgeStatus> {
@@ -156,7 +154,7 @@ export async function edgeStatusOf(db: DB, bucketId: number, edgeEnabled: boolea
   const nodes = await db
     .selectFrom('edge_nodes')
     .select(['id', 'name', sql<string | null>`applied_version::text`.as('av'), 'applied_at'])
-    .where('last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${NODE_ALIVE_SECONDS})`)
+    .where('last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${EDGE_NODE_ALIVE_SECONDS})`)
     .orderBy(sql`applied_version`, 'asc')
     .execute();
   if (!nodes.length) return empty;
