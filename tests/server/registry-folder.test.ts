@@ -8,6 +8,7 @@ import path from 'node:path';
 import { DEFAULT_SETTINGS_DIR, loadDeclarations, loadRegistry } from '../../schemas/load';
 import { checkAll } from '../../schemas/check';
 import type { SettingRegistry } from '../../schemas/registry';
+import { copySettings } from '../fixtures/worked-example';
 import { startTestServer, Client, type TestServer } from './helpers';
 
 const MAX_AGE_RANGE = '有效期为 0 - 31536000 秒';
@@ -87,7 +88,7 @@ let s: TestServer;
 beforeAll(async () => {
   tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'console-settings-'));
   settingsDir = path.join(tmpRoot, 'settings');
-  fs.cpSync(DEFAULT_SETTINGS_DIR, settingsDir, { recursive: true });
+  copySettings(path.resolve(__dirname, '../..'), settingsDir);
   for (const [rel, content] of Object.entries(HSTS)) {
     const file = path.join(settingsDir, 'probe_hsts', rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
