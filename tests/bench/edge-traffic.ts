@@ -80,13 +80,16 @@ async function server() {
   await db.destroy();
 }
 
-async function main() {
+export async function edgeTrafficBench(): Promise<void> {
+  console.log('\n== 边缘节点：访问日志进入统计 ==');
   console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
   await reader();
   await server();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  edgeTrafficBench().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -159,18 +159,30 @@ async function scale() {
   console.log(`\n== 边缘节点：${n.toLocaleString('en-US')} 个服务的配置 ==`);
   console.log(`  编译 ${compileMs.toFixed(0)} ms（目标 ≤ 2000 ms），写出 ${writeMs.toFixed(0)} ms，nginx -t ${testMs.toFixed(0)} ms${test.ok ? '' : `（未通过：${test.output.slice(0, 300)}）`}`);
   if (!test.ok) return;
-  const child = spawn(NGINX_BIN, ['-p', dir + '/', '-c', path.join(dir, 'conf/nginx.conf')], { stdio: 'ignore' });
+  const child = spawn(NGINX_BIN, ['-p', dir + '/', '-c', path.join(dir, 'conf/nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+  let exited = false;
+  child.on('exit', () => (exited = true));
   try {
     const start = performance.now();
-    const pidFile = path.join(dir, 'run/nginx.pid');
-    while (!fs.existsSync(pidFile) && performance.now() - start < 60_000) await sleep(20);
-    const children = () => fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    while (children().length < 2 && performance.now() - start < 60_000) await sleep(20);
+    const children = () => {
+      try {
+        return fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+      } catch {
+        return [];
+      }
+    };
+    while (!exited && children().length < 2 && performance.now() - start < 300_000) await sleep(20);
+    if (exited || children().length < 2) {
+      console.log(`  nginx 未能以该配置启动：${stderr.trim().slice(0, 500) || fs.readFileSync(path.join(dir, 'logs/error.log'), 'utf8').slice(-500)}`);
+      return;
+    }
     const startMs = performance.now() - start;
     const before = children();
     t = performance.now();
     process.kill(child.pid!, 'SIGHUP');
-    while (!children().some((p) => !before.includes(p)) && performance.now() - t < 60_000) await sleep(5);
+    while (!children().some((p) => !before.includes(p)) && performance.now() - t < 300_000) await sleep(5);
     const reloadMs = performance.now() - t;
     await sleep(500);
     const res = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'Host: www.s9999.bench.example', `http://127.0.0.1:${http}/nothing`], { encoding: 'utf8' });
