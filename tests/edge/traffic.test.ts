@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { startEdgeStack, type EdgeStack } from './harness';
 import { Geo, CountryDb, GEOIP_V4 } from '../../src/edge/logs/geoip';
 import { parseLine, STATE_FILE } from '../../src/edge/logs/shipper';
+import { ACCESS_LOG_FLUSH_MS } from '../../src/edge/compile/main';
 import { computeBill } from '../../src/server/billing/bills/make';
 import { demoPipelineTick } from '../../src/server/seed/live-traffic';
 import { GB } from '../../src/server/billing/bills/compute';
@@ -77,6 +78,11 @@ async function until<T>(what: string, f: () => Promise<T | null | undefined | fa
 }
 
 const logFile = () => path.join(edge.dir, 'logs', 'access.log');
+/** nginx buffers the access log (ACCESS_LOG_FLUSH_MS): wait until the last lines are on disk, then report. */
+const flushLog = async () => {
+  await new Promise((r) => setTimeout(r, ACCESS_LOG_FLUSH_MS + 150));
+  await edge.agent.traffic.flush();
+};
 
 beforeAll(async () => {
   edge = await startEdgeStack();
@@ -148,11 +154,11 @@ test('curl-like requests show in /api/flow/statistic/ within a minute: domain, b
 });
 
 test('a log line the agent cannot read is counted and skipped; ingestion goes on', async () => {
-  await edge.agent.traffic.flush();
+  await flushLog();
   const before = edge.agent.traffic.totals;
   fs.appendFileSync(logFile(), 'this is not json\n{"t":"yesterday","host":"act2.demo-example.com","status":200,"bytes":5}\n');
   const r = await raw('act2.demo-example.com', '/echo/after-garbage');
-  await edge.agent.traffic.flush();
+  await flushLog();
   const after = edge.agent.traffic.totals;
   expect(after.bad - before.bad).toBe(2);
   expect(after.lines - before.lines).toBe(3);
@@ -172,25 +178,25 @@ test('log rotation (rename + USR1): every request counted once, before, during a
     }
   };
   await send(3);
-  await edge.agent.traffic.flush();
+  await flushLog();
   await send(2);
   fs.renameSync(logFile(), `${logFile()}.1`);
   await send(2); // still written to the renamed file
-  await edge.agent.traffic.flush(); // the agent follows the renamed file by its inode
+  await flushLog(); // the agent follows the renamed file by its inode
   const pid = Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8'));
   process.kill(pid, 'SIGUSR1');
   await until('nginx 重新打开 access.log', async () => fs.existsSync(logFile()), 10_000, 50);
   await new Promise((r) => setTimeout(r, 300));
   await send(4);
-  await edge.agent.traffic.flush();
-  await edge.agent.traffic.flush();
+  await flushLog();
+  await flushLog();
   expect(await stored(host)).toMatchObject({ reqs: n, bytes });
   const state = JSON.parse(fs.readFileSync(path.join(edge.dir, STATE_FILE), 'utf8'));
   expect(state.pending).toBeNull();
 });
 
 test('a batch the server refuses as malformed is skipped, not retried forever; what follows is counted', async () => {
-  await edge.agent.traffic.flush();
+  await flushLog();
   await edge.agent.traffic.stop();
   const file = path.join(edge.dir, STATE_FILE);
   const state = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -198,7 +204,7 @@ test('a batch the server refuses as malformed is skipped, not retried forever; w
   fs.writeFileSync(file, JSON.stringify(state));
   edge.agent.traffic.start();
   const r = await raw('act6.demo-example.com', '/echo/after-refusal');
-  await edge.agent.traffic.flush();
+  await flushLog();
   expect(edge.agent.traffic.totals.refused).toBe(1);
   expect(JSON.parse(fs.readFileSync(file, 'utf8')).pending).toBeNull();
   expect(await stored('act6.demo-example.com')).toMatchObject({ reqs: 1, bytes: r.bytes });
@@ -258,7 +264,7 @@ describe('killing the reporter', () => {
       if (round === 1) {
         await new Promise((r) => setTimeout(r, 1500));
         edge.agent.traffic.start();
-        await edge.agent.traffic.flush();
+        await flushLog();
       }
       await send(10);
       await new Promise((r) => setTimeout(r, 200 + Math.floor(Math.random() * 1500)));
@@ -277,7 +283,7 @@ describe('killing the reporter', () => {
     // the agent's reporter takes over from the state on disk
     edge.agent.traffic.start();
     await send(1);
-    await edge.agent.traffic.flush();
+    await flushLog();
     expect(await stored(host)).toMatchObject({ reqs: n, bytes });
   });
 });
@@ -285,7 +291,7 @@ describe('killing the reporter', () => {
 test('a day bill of a service that only ever had edge traffic charges the bytes sent through the edge', async () => {
   // enough bytes to show in GB with three decimals
   for (let i = 0; i < 48; i++) await raw('act5.demo-example.com', '/big.txt');
-  await edge.agent.traffic.flush();
+  await flushLog();
   const act5 = await stored('act5.demo-example.com');
   expect(act5.reqs).toBe(48);
   const today = dayOf(Math.floor(Date.now() / 1000));

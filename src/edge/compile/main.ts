@@ -26,6 +26,9 @@ export interface NodeOptions extends CompileOptions {
 const MODULES = ['ndk_http_module', 'ngx_http_brotli_filter_module', 'ngx_http_lua_module', 'ngx_stream_module', 'ngx_http_image_filter_module'];
 export const MODULES_DIR = '/usr/lib/nginx/modules';
 
+/** The longest a request's access-log line waits in nginx's buffer before it is on disk. */
+export const ACCESS_LOG_FLUSH_MS = 250;
+
 /** The fields of one access-log line (docs/edge.md "Access log"). */
 const LOG_FORMAT = [
   '{"t":"$msec"',
@@ -92,8 +95,8 @@ export function compileMain(services: CompiledService[], o: NodeOptions): string
     '  variables_hash_max_size 2048;',
     `  lua_package_path ${q(o.luaDir + '/?.lua;;')};`,
     `  log_format edge_json escape=json '${LOG_FORMAT}';`,
-    // buffered: one write per 64 KB or per second, not one per request (the log shipper reads every 10 s)
-    `  access_log ${o.logsDir}/access.log edge_json buffer=64k flush=1s;`,
+    // buffered: one write per 64 KB or per ACCESS_LOG_FLUSH_MS, not one per request (the shipper reads every 10 s)
+    `  access_log ${o.logsDir}/access.log edge_json buffer=64k flush=${ACCESS_LOG_FLUSH_MS}ms;`,
     '  map $upstream_cache_status $edge_x_cache { HIT HIT; STALE HIT; UPDATING HIT; REVALIDATED HIT; default MISS; }',
     `  proxy_cache_path ${o.cacheDir} levels=1:2 keys_zone=edge_cache:64m max_size=${o.cacheMaxSize} inactive=30d use_temp_path=off;`,
     '  set_real_ip_from unix:;',
