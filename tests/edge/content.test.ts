@@ -166,6 +166,19 @@ describe('自定义错误页面 (error_pages)', () => {
       expect(origin403.text).toContain('源站返回 403');
     });
 
+    test('an edge rule\'s refusal gets the page of 40310005 (边缘规则拦截)', async () => {
+      const put = await edge.client.put('/api/buckets/rewrite/', { bucket_name: 'demo-cdn-06', describe: '拒绝 /private/', type: 'custom', priority: 1, break: false, status: 'ON', pattern: '^/private/', rule: '$EXIT(403)' });
+      expect(put.statusCode).toBe(200);
+      await edge.saveLive('demo-cdn-06', 'error_pages', { options: [{ code: [40310005], url: '/about.html' }, { code: [40310002], url: '/index.html' }] });
+      const refused = await get(ACT, '/private/x', undefined, good);
+      expect(refused.status).toBe(403);
+      expect(refused.text).toBe(about);
+      expect((await get(ACT, '/css/site.css', undefined, good)).status).toBe(200);
+      const rules = JSON.parse((await edge.client.get('/api/buckets/rewrite/?bucket_name=demo-cdn-06&perPage=100')).body).data.rewrite;
+      for (const r of rules) await edge.client.request({ method: 'DELETE', url: `/api/buckets/rewrite/?rewrite_id=${r.rewrite_id}` });
+      await edge.waitLive();
+    });
+
     test('a plain 403 rule covers the origin\'s 403 and any refusal whose code has no rule', async () => {
       await edge.saveLive('demo-cdn-06', 'error_pages', { options: [{ code: [403], url: '/errors/404.html' }, { code: [40310001], url: '/index.html' }] });
       const referer = await get(ACT, '/js/app.js', undefined, bad);

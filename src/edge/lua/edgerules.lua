@@ -337,6 +337,8 @@ function _M.rewrite(set)
       return ngx.exit(ngx.HTTP_OK)
     end
     if st.body == "" and st.status >= 300 then
+      -- a refusal without a body of its own: the page 自定义错误页面 gives 边缘规则拦截, if any
+      if st.status >= 400 then ngx_var.edge_refusal = ngx_var.edge_rules_refusal end
       return ngx.exit(st.status)
     end
     ngx.status = st.status

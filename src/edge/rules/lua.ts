@@ -7,6 +7,7 @@
  * src/edge/lua/edgerules.lua. A rule that does not parse is kept as invalid and skipped, as the tester
  * reports it.
  */
+import { EDGE_REFUSALS } from '../../shared/edge';
 import type { EdgeRuleRow, EdgeService } from '../../shared/edge';
 import { EDGE_RUNTIME_TEXTS } from '../../shared/errors';
 import { FORBIDDEN_REQUEST_HEADERS, PROTECTED_RESPONSE_HEADERS, groupCount, parse, pcre, programOf, type Expr, type Piece, type RunnableRule } from '../../shared/edgerules';
@@ -140,6 +141,7 @@ export function rulesParts(s: Pick<EdgeService, 'id' | 'version' | 'rules'>): Ru
       return [
         'set $edge_rate_after 0;',
         'set $edge_rules_done "";',
+        `set $edge_rules_refusal ${EDGE_REFUSALS.edgeRules};`, // the error page of 边缘规则拦截 (src/shared/edge.ts)
         'limit_rate_after $edge_rate_after;',
         ...[...sets].map(([v, value]) => `set $${v} ${value};`),
         'rewrite_by_lua_block {',
