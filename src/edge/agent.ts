@@ -43,6 +43,8 @@ export interface ApplyResult {
 }
 
 const LUA_DIR = path.join(__dirname, 'lua');
+/** Debian's country database (geoip-database), read by nginx's geoip module for $_GEOIP_COUNTRY_CODE. */
+const GEOIP_COUNTRY = '/usr/share/GeoIP/GeoIP.dat';
 const PAGES_DIR = path.join(__dirname, 'pages');
 
 export class EdgeAgent {
@@ -85,6 +87,7 @@ export class EdgeAgent {
       workers: opts.workers ?? Math.min(2, os.cpus().length),
       nodeKey: opts.nodeKey,
       cacheMaxSize: opts.cacheMaxSize ?? '2g',
+      geoipCountry: fs.existsSync(GEOIP_COUNTRY) && fs.existsSync('/usr/lib/nginx/modules/ngx_http_geoip_module.so') ? GEOIP_COUNTRY : undefined,
     };
     this.nginx = new NginxProcess(dir, path.join(dir, 'conf', 'nginx.conf'), path.join(this.node.runDir, 'nginx.pid'));
     this.control = new ControlPlane(opts.controlUrl, opts.nodeKey);
