@@ -169,10 +169,24 @@ export class NginxProcess {
     this.stopping = true;
     const pid = this.pid;
     if (!pid || !alive(pid)) return;
-    process.kill(pid, 'SIGQUIT');
-    const until = Date.now() + 5000;
-    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 30));
-    if (alive(pid)) process.kill(pid, 'SIGKILL');
+    // graceful (SIGQUIT), then fast (SIGTERM); a master killed outright would leave its workers serving
+    const workers = childrenOf(pid);
+    const signal = (p: number, sig: NodeJS.Signals) => {
+      try {
+        process.kill(p, sig);
+      } catch {
+        /* gone */
+      }
+    };
+    const wait = async (ms: number) => {
+      const until = Date.now() + ms;
+      while ((alive(pid) || workers.some(alive)) && Date.now() < until) await new Promise((r) => setTimeout(r, 30));
+    };
+    signal(pid, 'SIGQUIT');
+    await wait(5000);
+    if (alive(pid)) signal(pid, 'SIGTERM');
+    await wait(2000);
+    [pid, ...workers].filter(alive).forEach((p) => signal(p, 'SIGKILL'));
     this.pid = null;
     this.child = null;
   }
