@@ -34,13 +34,17 @@ export default function ServiceListPage() {
     if (info) setBusinessType(info.kind);
   }, [info, setBusinessType]);
 
+  // a new search term starts at the first page; the same term (the first render's, say) keeps the page
+  // the user went to meanwhile (a 下一页 within the debounce was undone before)
   useEffect(() => {
+    const next = search.trim();
+    if (next === term) return;
     const t = setTimeout(() => {
-      setTerm(search.trim());
+      setTerm(next);
       setCursor({});
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [search]);
+  }, [search, term]);
 
   useEffect(() => {
     if (!info) return;
