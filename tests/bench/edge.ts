@@ -130,7 +130,7 @@ function services(n: number): EdgeService[] {
   return out;
 }
 
-async function scale() {
+export async function scale() {
   const n = 10_000;
   const list = services(n);
   const compilers = loadEdgeCompilers();
