@@ -39,7 +39,16 @@ test('without the setting, an expired page with the origin down is an error; wit
   expect((await edge.request('static.demo-example.com', PAGE)).status).toBe(200);
   await edge.saveLive('demo-www', 'always_online', { enable: true, max_stale: 86400, include_5xx: false });
   await new Promise((r) => setTimeout(r, 1500));
-  await edge.origin.close();
+  // the origin goes down: both services now point at a port where nothing listens (written as the demo
+  // seed writes origins; closing the demo origin instead let another test's origin take its port)
+  const down = JSON.stringify({ protocol: 'http', host: '', servers: [{ address: '127.0.0.1', port: 9, weight: 10, backup: false }], failover: { enable: false, timeout: 2, max_fails: 1 } });
+  await edge.server.db
+    .updateTable('service_settings')
+    .set({ value: down })
+    .where('setting_id', '=', 'origin')
+    .where('bucket_id', 'in', edge.server.db.selectFrom('buckets').select('id').where('name', 'in', ['demo-www', 'demo-static']))
+    .execute();
+  await edge.waitLive();
 
   const on = await edge.request('www.demo-example.com', PAGE);
   expect(on.status).toBe(200);
