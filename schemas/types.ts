@@ -62,6 +62,11 @@ export interface SettingMeta {
    * when the field itself is absent.
    */
   fieldAliases?: Record<string, string>;
+  /**
+   * Why the setting has no edge.ts (docs/edge.md): what carries it to the edge instead, or why the edge
+   * does not apply it. Every setting has one or the other (tests/unit/edge-coverage.test.ts).
+   */
+  edge?: string;
   /** The text shown when a save gets no answer from the server (network or transport failure), instead of the client's own text. */
   networkFailure?: string;
 }
