@@ -31,14 +31,21 @@ async function main() {
     ports: { http: Number(env.EDGE_HTTP_PORT ?? 8081), https: Number(env.EDGE_HTTPS_PORT ?? 8443) },
     listen: env.EDGE_LISTEN ?? '127.0.0.1',
   });
-  await agent.start();
-  console.log(`[edge] 边缘节点已启动：http://${env.EDGE_LISTEN ?? '127.0.0.1'}:${agent.opts.ports.http}/ 与 https://…:${agent.opts.ports.https}/`);
+  // a signal during the start (nginx being started, orphans being stopped) waits for it, then stops
+  // everything: the agent never leaves a master or its workers behind when asked to stop
+  const starting = agent.start();
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await starting.catch(() => undefined);
     await agent.stop();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  await starting;
+  console.log(`[edge] 边缘节点已启动：http://${env.EDGE_LISTEN ?? '127.0.0.1'}:${agent.opts.ports.http}/ 与 https://…:${agent.opts.ports.https}/`);
 }
 
 main().catch((e) => {

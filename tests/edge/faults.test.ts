@@ -46,6 +46,44 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000
   return v;
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+  } catch {
+    return false;
+  }
+};
+const masterPidOr = (fallback: number) => {
+  try {
+    return masterPid();
+  } catch {
+    return fallback;
+  }
+};
+/** nginx processes (master, workers, cache processes) with files open under the node's folder. */
+function nginxUnder(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!pid) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('nginx:')) continue;
+      const opens = (fd: string) => {
+        try {
+          return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(dir + '/');
+        } catch {
+          return false;
+        }
+      };
+      if (fs.readdirSync(`/proc/${pid}/fd`).some(opens)) found.push(pid);
+    } catch {
+      /* gone */
+    }
+  }
+  return found;
+}
+
 const masterPid = () => Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8').trim());
 
 function agentProcess(): ChildProcess {
@@ -105,15 +143,26 @@ test('the agent killed with -9: nginx keeps serving; a new agent adopts it and a
     const status = JSON.parse((await edge.client.get('/api/buckets/edge/?bucket_name=demo-www')).body).data;
     expect(status.applied_version).toBeGreaterThanOrEqual(await currentVersion(edge.server.db));
 
-    // both killed: the next agent starts nginx with the last good configuration
+    // both killed: the workers of the killed master go on serving what they had (nginx's own way), and
+    // the next agent stops them and starts a master of its own with the last good configuration
     agent.kill('SIGKILL');
     await new Promise((r) => agent.once('exit', r));
-    process.kill(masterPid(), 'SIGKILL');
-    await until(async () => (await hostAtOrigin()) === null, (gone) => gone, 5000);
+    const killed = masterPid();
+    process.kill(killed, 'SIGKILL');
+    await until(async () => alive(killed), (a) => !a, 5000);
+    const orphans = nginxUnder(edge.dir);
+    expect(orphans.length).toBeGreaterThan(0);
     agent = agentProcess();
+    const fresh = await until(async () => (alive(masterPidOr(killed)) ? masterPidOr(killed) : killed), (p) => p !== killed, 20_000);
+    expect(fresh).not.toBe(killed);
+    expect(orphans.filter(alive)).toEqual([]);
     expect(await until(hostAtOrigin, (h) => h === 'third.origin.example')).toBe('third.origin.example');
   } finally {
-    agent.kill('SIGTERM');
-    await new Promise((r) => agent.once('exit', r));
+    if (agent.exitCode === null) {
+      agent.kill('SIGTERM');
+      await new Promise((r) => agent.once('exit', r));
+    }
   }
+  // the agent stopped on SIGTERM stops its nginx: no master or worker of this node is left
+  expect(nginxUnder(edge.dir)).toEqual([]);
 });
