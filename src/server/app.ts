@@ -13,6 +13,7 @@ import type { SettingRegistry } from '../../schemas/registry';
 import { ApiError, VALIDATION_ERROR } from './http/errors';
 import { registerAccessControl } from './http/access';
 import { registerOriginCheck } from './http/origin';
+import { registerContentTypeCheck } from './http/content-type';
 import { registerValidation } from './http/validation';
 import { registerSessions } from './accounts/session';
 import { accountRoutes } from './accounts/routes';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cookie);
   registerValidation(app);
   registerOriginCheck(app);
+  registerContentTypeCheck(app);
   registerSessions(app, db);
   registerAccessControl(app, db);
   const routeTable = collectRoutes(app); // before any route: the OpenAPI document is built from it

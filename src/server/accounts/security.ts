@@ -200,7 +200,7 @@ export function securityRoutes(app: FastifyInstance, db: DB, config: ServerConfi
     await scope.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES + 1, files: 3, fields: 10, fieldSize: 1000 } });
     scope.post(
       '/accounts/identity/certificate/',
-      { config: { access: 'parent', openapi: { summary: '提交实名认证（multipart：kind=personal|company、表单字段与证件照片；照片按内容检查，仅 jpeg/png/gif/bmp，不超过 5 MB）' } }, bodyLimit: 3 * PHOTO_MAX_BYTES + 65536 },
+      { config: { access: 'parent', accepts: 'multipart', openapi: { summary: '提交实名认证（multipart：kind=personal|company、表单字段与证件照片；照片按内容检查，仅 jpeg/png/gif/bmp，不超过 5 MB）' } }, bodyLimit: 3 * PHOTO_MAX_BYTES + 65536 },
       async (req) => {
         if (!req.isMultipart()) throw new ApiError(VALIDATION_ERROR, 400, [{ path: '/', message: '请以表单方式上传证件照片' }]);
         const fields: Record<string, string> = {};

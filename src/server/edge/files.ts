@@ -81,7 +81,7 @@ export async function edgeFileRoutes(app: FastifyInstance, db: DB, registry: Set
 
     scope.put<{ Params: Params }>(
       `${EDGE_FILES_PREFIX}/:bucket_name/*`,
-      { config: { access: 'public', openapi: { summary: '边缘节点把回源得到的文件迁移到存储（节点密钥）' } }, bodyLimit: MIRROR_MAX_BYTES, schema: { params } },
+      { config: { access: 'public', accepts: 'binary', openapi: { summary: '边缘节点把回源得到的文件迁移到存储（节点密钥）' } }, bodyLimit: MIRROR_MAX_BYTES, schema: { params } },
       async (req) => {
         await node(req);
         const segs = pathSegments(req.params['*'] ?? '');

@@ -92,7 +92,7 @@ export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts:
     },
   );
 
-  app.put<{ Params: Params }>('/folder/:bucket_name/*', { config: access, schema: { params } }, async (req) => {
+  app.put<{ Params: Params }>('/folder/:bucket_name/*', { config: { ...access, accepts: 'multipart' }, schema: { params } }, async (req) => {
     const b = await fileBucketFor(db, req.user!, req.params.bucket_name);
     const folder = segmentsOr27101(req.params['*'] ?? '');
     await assertFolder(db, b.id, folder);

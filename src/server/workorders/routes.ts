@@ -97,7 +97,7 @@ export async function workOrderRoutes(app: FastifyInstance, db: DB, config: Serv
     async (req) => ok(req.query.type ? (WORK_ORDER_DOCUMENTS[req.query.type] ?? []) : Object.values(WORK_ORDER_DOCUMENTS).flat()),
   );
 
-  app.post('/work_order/attachment/', { config: user }, async (req) => {
+  app.post('/work_order/attachment/', { config: { ...user, accepts: 'multipart' } }, async (req) => {
     const u = req.user!;
     if (!req.isMultipart()) throw new ApiError(26206, 400);
     const file = await req.file();

@@ -42,7 +42,7 @@ const bill = { access: 'parent' as const, needs: ['bill' as const] };
 export function pictureRoutes(app: FastifyInstance, db: DB): void {
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: PICTURE_MAX_BYTES + 1, files: 1, fields: 5, fieldSize: 1000 } });
-    scope.post('/accounts/invoice/pic/', { config: { ...bill, openapi: { summary: '上传图片（multipart，字段 image；按内容检查，仅 jpeg/png/gif/bmp，不超过 5 MB），返回 url' } }, bodyLimit: PICTURE_MAX_BYTES + 65536 }, async (req) => {
+    scope.post('/accounts/invoice/pic/', { config: { ...bill, accepts: 'multipart', openapi: { summary: '上传图片（multipart，字段 image；按内容检查，仅 jpeg/png/gif/bmp，不超过 5 MB），返回 url' } }, bodyLimit: PICTURE_MAX_BYTES + 65536 }, async (req) => {
       if (!req.isMultipart()) throw new ApiError(22403, 400);
       const file = await req.file();
       if (!file) throw new ApiError(22403, 400);

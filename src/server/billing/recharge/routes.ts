@@ -167,7 +167,7 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
       );
     });
 
-    scope.post<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', openapi: { summary: '在沙箱支付页面确认付款：订单已支付，余额增加' } }, schema: { params: tokenParams } }, async (req, reply) => {
+    scope.post<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', accepts: 'form', openapi: { summary: '在沙箱支付页面确认付款：订单已支付，余额增加' } }, schema: { params: tokenParams } }, async (req, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       try {
         const o = await markOrderPaid(db, { token: req.params.token }, 'alipay');
