@@ -8,6 +8,10 @@ export const MESSAGE_POPUP_COUNT = 1;
 export const MESSAGE_REFRESH_MS = 900_000;
 export const MESSAGE_PAGE_SIZE = 10;
 
+/** The message centre's home, /{cat}/message/ with cat account, and one message's page /{cat}/message/{id}/ (spec 000 §2.8). */
+export const MESSAGE_HOME = '/account/message/';
+export const messagePath = (id: number | string): string => `${MESSAGE_HOME}${id}/`;
+
 export const MESSAGE_STATUS_TEXTS = { unread: '未读', readed: '已读' } as const;
 
 export const MESSAGE_TEXTS = {

@@ -19,6 +19,14 @@ test('the dashboard shows the balance, the last 24 hours, messages and certifica
   await expect(page.getByTestId('dashboard-packages').getByRole('link', { name: '管理资源包' })).toHaveAttribute('href', '/billing/resources/');
   // no feed configured on the test server: no blog block
   await expect(page.getByTestId('dashboard-blog')).toHaveCount(0);
+  // an unread message opens at /{cat}/message/{id}/ (spec 000 §2.8), not on the dashboard again
+  await expect(page.locator('.dashboard-messages').getByRole('link', { name: '全部消息' })).toHaveAttribute('href', '/account/message/');
+  const first = page.locator('.dashboard-messages ul a').first();
+  const href = await first.getAttribute('href');
+  expect(href).toMatch(/^\/account\/message\/\d+\/$/);
+  await first.click();
+  await expect(page).toHaveURL(new RegExp(`${href}$`));
+  await expect(page.locator('.message-body')).toBeVisible();
 });
 
 test('an unverified account sees the real-name prompt, and 立即前往 leads to the profile', async ({ page }) => {

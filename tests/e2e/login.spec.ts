@@ -116,3 +116,31 @@ test('the top bar names the section: a service kind on service pages, the tool e
   await page.goto('/purge/purge_url/');
   await expect(title).toHaveText('刷新预热');
 });
+
+test('the login page: a request that fails shows its own exception text, a 5xx shows 网络似乎不稳定，刷新试试', async ({ page }) => {
+  await page.goto('/login/');
+  await page.locator('#login-username').fill('demo');
+  await page.locator('#login-password').fill('demo123456');
+  // the request itself fails (no answer at all)
+  await page.route('**/accounts/two_step_verify/status/**', (route) => route.abort('connectionreset'));
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByRole('alert')).toHaveText('发生了点错误，请稍后再尝试');
+  // the server answers 500 with its unknown-error body: the 5xx text, not 系统未知错误
+  await page.unroute('**/accounts/two_step_verify/status/**');
+  await page.route('**/accounts/two_step_verify/status/**', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ result: false, error_code: 21000, message: '系统未知错误' }) }),
+  );
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByRole('alert')).toHaveText('网络似乎不稳定，刷新试试');
+});
+
+test('?username= in the login address fills the field, and the name typed over it is the one that signs in', async ({ page }) => {
+  await page.goto('/login/?username=nobody_at_all');
+  await expect(page.locator('#login-username')).toHaveValue('nobody_at_all');
+  const posted = page.waitForRequest((r) => r.url().includes('/accounts/signin/') && r.method() === 'POST');
+  await page.locator('#login-username').fill('demo');
+  await page.locator('#login-password').fill('demo123456');
+  await page.getByRole('button', { name: '登录' }).click();
+  expect((await posted).postDataJSON().username).toBe('demo');
+  await expect(page).toHaveURL(/\/dashboard\/$/);
+});

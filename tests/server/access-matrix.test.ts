@@ -106,6 +106,7 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/logs/': [{ req: get('/api/logs/'), allow: isMain }],
   'GET /api/buckets/': [{ req: get('/api/buckets/?limit=100'), allow: signedIn }],
   'GET /api/buckets/summary/': [{ req: get('/api/buckets/summary/'), allow: signedIn }],
+  'GET /api/buckets/v2/': [{ req: get('/api/buckets/v2/?type=file&business_type=file&infrequent_access=true'), allow: signedIn }],
   'GET /api/buckets/info/': [
     { note: 'a granted CDN service', req: get('/api/buckets/info/?bucket_name=demo-www'), allow: reaches('demo-www', 'cdn'), bucket: true },
     { note: 'a CDN service not granted', req: get('/api/buckets/info/?bucket_name=demo-static'), allow: reaches('demo-static', 'cdn'), bucket: true },
@@ -192,6 +193,20 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/https/certificate/manager': [
     { note: "a domain of demo-www", req: send('POST', '/api/https/certificate/manager', () => ({ domain: 'www.demo-example.com', https: false, force_https: false })), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true },
   ],
+  // spec 002 §7: any method on the path with the trailing slash (HTTPS off for demo-www's domain changes nothing that matters)
+  'GET /api/https/certificate/manager/': [
+    { req: get('/api/https/certificate/manager/?domain=www.demo-example.com'), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true },
+  ],
+  ...Object.fromEntries(
+    (['POST', 'PUT'] as const).map((m) => [
+      `${m} /api/https/certificate/manager/`,
+      [{ req: send(m, '/api/https/certificate/manager/', () => ({ domain: 'www.demo-example.com', https: false, force_https: false })), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true }],
+    ]),
+  ),
+  'DELETE /api/https/certificate/manager/': [
+    { req: () => ({ method: 'DELETE', url: '/api/https/certificate/manager/?domain=www.demo-example.com' }), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true },
+  ],
+  'POST /api/https/trustasia/validate': [{ note: "a domain of no one's", req: send('POST', '/api/https/trustasia/validate', () => ({ domains: ['nowhere.example.org'] })), allow: mayHold('https') }],
   // certificates, issue #9 free and paid (helper G): the https permission; domains of no one's, unknown ids
   'GET /.well-known/acme-challenge/:token': [{ req: get('/.well-known/acme-challenge/no-such-token'), allow: anyone }],
   'POST /api/https/letsencrypt': [{ note: "a domain of no one's", req: send('POST', '/api/https/letsencrypt', () => ({ agent: 'letsencrypt', domains: ['nowhere.example.org'] })), allow: mayHold('https') }],
@@ -382,6 +397,9 @@ const MATRIX: Record<string, Case[]> = {
   'POST /accounts/manmachine/next': [{ req: send('POST', '/accounts/manmachine/next', () => ({})), allow: anyone }],
   'GET /accounts/register_check/': [{ req: get('/accounts/register_check/?check_type=username&check_value=demo'), allow: anyone }],
   'PUT /accounts/verify_mobile/code/': [{ note: 'a wrong captcha', req: send('PUT', '/accounts/verify_mobile/code/', () => ({ mobile: '13700009999', captcha_id: 'none', captcha: '0000' })), allow: anyone }],
+  'POST /accounts/verify_mobile/code/': [{ note: 'a wrong captcha', req: send('POST', '/accounts/verify_mobile/code/', () => ({ mobile: '13700009999', captcha_id: 'none', captcha: '0000' })), allow: anyone }],
+  'GET /accounts/captcha/image': [{ req: get('/accounts/captcha/image'), allow: anyone }],
+  'PUT /accounts/captcha/image/': [{ note: 'an unknown captcha', req: send('PUT', '/accounts/captcha/image/', () => ({ captcha_id: 'none' })), allow: anyone }],
   'POST /accounts/register/': [{ note: 'a taken name', req: send('POST', '/accounts/register/', () => ({ username: 'demo2fa', password: 'newpass123', email: 'demo2fa@example.com', mobile: '13912345678', code: '000000' })), allow: anyone }],
   'POST /accounts/authentication/email/': [{ note: 'a wrong token', req: send('POST', '/accounts/authentication/email/', () => ({ token: 'none', account_id: 999999 })), allow: anyone }],
   'PUT /accounts/resetpwd/code/': [{ note: 'a wrong captcha', req: send('PUT', '/accounts/resetpwd/code/', () => ({ account: 'demo', captcha_id: 'none', captcha: '0000' })), allow: anyone }],
@@ -392,6 +410,7 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/accounts/security/': [{ req: get('/api/accounts/security/'), allow: isMain }],
   'POST /api/accounts/password/': [{ note: 'a wrong old password', req: send('POST', '/api/accounts/password/', () => ({ old_password: 'wrong', password: 'newpass123' })), allow: isMain }],
   'PUT /api/accounts/authentication/mobile/': [{ note: 'a taken number', req: send('PUT', '/api/accounts/authentication/mobile/', () => ({ mobile: '13912345678' })), allow: isMain }],
+  'POST /api/accounts/authentication/mobile/': [{ note: 'a taken number', req: send('POST', '/api/accounts/authentication/mobile/', () => ({ mobile: '13912345678' })), allow: isMain }],
   'POST /api/accounts/mobile/': [{ note: 'a taken number', req: send('POST', '/api/accounts/mobile/', () => ({ mobile: '13912345678', code: '000000' })), allow: isMain }],
   'POST /api/accounts/email/': [{ note: 'a taken address', req: send('POST', '/api/accounts/email/', () => ({ email: 'demo2fa@example.com' })), allow: isMain }],
   'POST /api/accounts/two_step_verify/status': [{ note: 'off, as it is', req: send('POST', '/api/accounts/two_step_verify/status', () => ({ status: 'disable' })), allow: isMain }],
@@ -466,6 +485,8 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/accounts/invite-url/': [{ req: get('/api/accounts/invite-url/'), allow: isMain }],
   'GET /api/accounts/invitations/': [{ req: get('/api/accounts/invitations/?limit=1'), allow: isMain }],
   'POST /api/accounts/invitations/': [{ req: send('POST', '/api/accounts/invitations/', () => ({ limit: 1 })), allow: isMain }],
+  'GET /api/accounts/invitations': [{ req: get('/api/accounts/invitations?limit=1'), allow: isMain }],
+  'POST /api/accounts/invitations': [{ req: send('POST', '/api/accounts/invitations', () => ({ limit: 1 })), allow: isMain }],
   'GET /api/accounts/invitations/detail': [{ note: 'an unknown invitee', req: get('/api/accounts/invitations/detail?invitee_id=999999'), allow: isMain }],
   'GET /api/announcements/popup': [{ req: get('/api/announcements/popup'), allow: signedIn }],
   'POST /api/announcements/popup': [{ note: 'an unknown announcement', req: send('POST', '/api/announcements/popup', () => ({ id: 999999 })), allow: signedIn }],

@@ -233,6 +233,25 @@ describe('POST /api/account/child/ (update and status)', () => {
     expect((await demo.post('/api/account/child/', { child_id: childId, permissions: ['cdn', 'cloud_audit'] })).json().error_code).toBe(41008);
   });
 
+  it('refuses cloud_audit with 41008 while the account has no content audit (GET /api/audit/exists false)', async () => {
+    await s.db.updateTable('users').set({ permissions: JSON.stringify(['cdn', 'cloud_audit']) }).where('id', '=', childId).execute();
+    const demoId = (await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+    const saved = await s.db.selectFrom('audit_services').selectAll().where('account_id', '=', demoId).execute();
+    expect(saved.length).toBeGreaterThan(0);
+    await s.db.deleteFrom('audit_services').where('account_id', '=', demoId).execute();
+    try {
+      expect((await demo.get(`/api/audit/exists?user_id=${demoId}`)).json().data.exists).toBe(false);
+      const res = await demo.post('/api/account/child/', { child_id: childId, permissions: ['cdn', 'cloud_audit', 'stats'] });
+      expect(res.json()).toEqual(expect.objectContaining({ error_code: 41008, message: '请先开通内容识别后再授权子账号' }));
+      const held = await s.db.selectFrom('users').select('permissions').where('id', '=', childId).executeTakeFirstOrThrow();
+      expect(held.permissions).toEqual(['cdn', 'cloud_audit']);
+      // letting it go needs no audit
+      expect((await demo.post('/api/account/child/', { child_id: childId, permissions: ['cdn', 'stats'] })).statusCode).toBe(200);
+    } finally {
+      await s.db.insertInto('audit_services').values(saved).execute();
+    }
+  });
+
   it('disables and enables; a disabled sub-account is signed out and cannot sign in (41014)', async () => {
     const child = await new Client(s.app).signIn('ops_update', 'newpass123');
     const off = await demo.post('/api/account/child/', { child_id: childId, status: 'N' });

@@ -42,6 +42,12 @@ export interface SubaccountContext {
   held?: readonly string[];
   /** the main account is one of the special accounts for which bill is hidden */
   billHidden?: boolean;
+  /**
+   * the account has content audit enabled (GET /api/audit/exists): "content audit must be enabled
+   * before sub-accounts can be granted it" (spec 000 §6). Unknown (undefined) is not a refusal; the
+   * server always knows.
+   */
+  auditEnabled?: boolean;
 }
 
 /** A refusal: the catalogue code and the form field it is about ('' for the whole form). */
@@ -191,7 +197,8 @@ export function guard(permissions: readonly string[], ctx: SubaccountContext, sc
   // "The forbid-download-certificate option is usable only when the SSL permission is on."
   if (p.has('forbidden_down_ssl') && !p.has('https')) out.push({ code: 41010, path: '/other/forbidden_down_ssl' });
   // cloud_audit: "shown in the edit form only if the sub-account already has it and never offered on create"
-  if (p.has('cloud_audit') && !cloudAuditOffered(ctx)) out.push({ code: 41008, path: '/other/cloud_audit' });
+  // and "content audit must be enabled before sub-accounts can be granted it" (spec 000 §6)
+  if (p.has('cloud_audit') && (!cloudAuditOffered(ctx) || ctx.auditEnabled === false)) out.push({ code: 41008, path: '/other/cloud_audit' });
   // bill: "hidden for two specific special accounts"
   if (p.has('bill') && ctx.billHidden) out.push({ code: 41009, path: '/other/bill' });
   // "Save is enabled only when … at least one permission is ticked."

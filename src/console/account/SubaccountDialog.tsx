@@ -38,6 +38,8 @@ export interface SubaccountDialogProps {
   /** its grants before the edit */
   binds: ChildBind[];
   billHidden: boolean;
+  /** the account has content audit enabled (GET /api/audit/exists); undefined while unknown */
+  auditEnabled?: boolean;
   onClose(): void;
   onSaved(): void;
 }
@@ -53,8 +55,8 @@ const FIELDS = Object.keys(subaccountSchema.properties);
 /** The top-level field of an input id: "root_child_name" → "child_name". */
 const fieldOfId = (id: string) => FIELDS.find((f) => id === `root_${f}` || id.startsWith(`root_${f}_`));
 
-export function SubaccountDialog({ mode, initial, held, binds, billHidden, onClose, onSaved }: SubaccountDialogProps) {
-  const ctx: SubaccountContext = useMemo(() => ({ mode, held, billHidden }), [mode, held, billHidden]);
+export function SubaccountDialog({ mode, initial, held, binds, billHidden, auditEnabled, onClose, onSaved }: SubaccountDialogProps) {
+  const ctx: SubaccountContext = useMemo(() => ({ mode, held, billHidden, auditEnabled }), [mode, held, billHidden, auditEnabled]);
   const [formData, setFormData] = useState<SubaccountForm>(() => behave(initial, initial, ctx));
   // errors show for the fields a person has been in (and the permission groups), all of them after 确定
   const touched = useRef(new Set<string>(['buckets', 'create', 'data', 'other']));

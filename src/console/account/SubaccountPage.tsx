@@ -4,7 +4,7 @@
  * the table, a no-results message; the create and edit dialogs, the delete confirmation, and the
  * real-name prompt for an account that is not verified (spec 000 §2.9, §4).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
@@ -44,6 +44,16 @@ export default function SubaccountPage() {
   const [pager, setPager] = useState<CursorPager>({ since: null, max: null });
   const [cursor, setCursor] = useState<Cursor>({});
   const [billHidden, setBillHidden] = useState(false);
+  // content audit must be enabled before sub-accounts can be granted it (spec 000 §6, §7 audit-content check)
+  const [auditEnabled, setAuditEnabled] = useState<boolean | undefined>(undefined);
+  useEffect(() => {
+    if (session.status !== 'signedIn') return;
+    api
+      .get<{ data: { exists: boolean } }>('/api/audit/exists', { user_id: session.user.user_id })
+      .then((r) => setAuditEnabled(r.data.exists))
+      .catch(() => setAuditEnabled(undefined));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const { data: rows, failure, reload: load } = useLoaded(
     async () => {
       const res = await api.get<{ children: ChildInfo[]; pager: CursorPager; grantable: { bill: boolean } }>('/api/account/child/', cursor);
@@ -175,6 +185,7 @@ export default function SubaccountPage() {
         <SubaccountDialog
           {...editing}
           billHidden={billHidden}
+          auditEnabled={auditEnabled}
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);

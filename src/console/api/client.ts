@@ -65,10 +65,11 @@ async function call<T>(method: string, url: string, opts: { query?: Record<strin
       if (data && typeof data === 'object') applyCentralRules(data);
       // signed out: the route guard (routes.tsx) remembers the page and goes to /login/
       if (data?.error_code === 21110 && store.get(sessionAtom).status === 'signedIn') store.set(sessionAtom, { status: 'anonymous' });
+      // a 5xx is the server's trouble, whatever code it carries: 网络似乎不稳定，刷新试试 (spec 000 §8)
+      if (status >= 500) throw new ApiFailure(status, typeof data?.error_code === 'number' ? data.error_code : null, HTTP_5XX_TEXT);
       if (data && typeof data.error_code === 'number') {
         throw new ApiFailure(status, data.error_code, errorText(data.error_code), data.errors ?? [], data.data);
       }
-      if (status >= 500) throw new ApiFailure(status, null, HTTP_5XX_TEXT);
       if (status >= 400) throw new ApiFailure(status, null, HTTP_4XX_TEXT);
       throw new ApiFailure(0, null, TRANSPORT_FAILURE_TEXT);
     }

@@ -34,7 +34,7 @@ interface Errors {
 
 export default function LoginPage() {
   const [search] = useSearchParams();
-  const [username, setUsername] = useState('');
+  const [username, setUsername] = useState(() => search.get('username') ?? '');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [twoStep, setTwoStep] = useState<{ mobile: string } | null>(null);
@@ -74,8 +74,10 @@ export default function LoginPage() {
   }
 
   function showFailure(e: unknown) {
-    if (e instanceof ApiFailure) setFailure(e.code ? errorText(e.code) : LOGIN_UNKNOWN_TEXT);
-    else setFailure(LOGIN_EXCEPTION_TEXT);
+    // the request itself failed (no answer) or threw: the login page's own exception text (spec 000 §8)
+    if (!(e instanceof ApiFailure) || e.status === 0) setFailure(LOGIN_EXCEPTION_TEXT);
+    else if (e.status >= 500) setFailure(e.message);
+    else setFailure(e.code ? errorText(e.code) : LOGIN_UNKNOWN_TEXT);
   }
 
   async function sendCode() {
@@ -112,11 +114,13 @@ export default function LoginPage() {
         }
       }
       const query = Object.fromEntries(search.entries());
+      // the query's parameters go along (spec 000 §3 "Login payload"), but the typed fields win: a
+      // ?username= in the address only fills the field in, it never replaces what the user typed
       const res = await api.post<{ from?: string }>(`/accounts/signin/${search.size ? `?${search.toString()}` : ''}`, {
+        ...query,
         username: name,
         password,
         ...(twoStep ? { code } : {}),
-        ...query,
       });
       stored.notCertified.set();
       const previous = stored.previousPath.take();

@@ -11,6 +11,7 @@ import { Button, Callout, Card, H3, H5, Spinner, Tag } from '@blueprintjs/core';
 import { TrendChart } from '../stats/charts';
 import { BANDWIDTH_UNITS, BYTE_UNITS, axisMax, formatBandwidth, formatBytes, inUnit, pickUnit } from '../../shared/stats/units';
 import { formatTime } from '../../shared/stats/time';
+import { MESSAGE_HOME, messagePath } from '../../shared/message-centre';
 import { recordEvent } from '../api/events';
 import { api, failureText } from '../api/client';
 import { businessTypeAtom, sessionAtom } from '../state';
@@ -161,12 +162,12 @@ function BoardBlocks({ board }: { board: Board }) {
             <ul>
               {board.messages.latest.map((m) => (
                 <li key={m.id}>
-                  <Link to={`/message/${m.id}/`}>{m.title}</Link> <span className="bp6-text-muted">{formatTime(m.created_at, false)}</span>
+                  <Link to={messagePath(m.id)}>{m.title}</Link> <span className="bp6-text-muted">{formatTime(m.created_at, false)}</span>
                 </li>
               ))}
             </ul>
           )}
-          <Link to="/message/">全部消息</Link>
+          <Link to={MESSAGE_HOME}>全部消息</Link>
         </Card>
         <Card className="dashboard-certificates">
           <H5>即将过期的证书</H5>

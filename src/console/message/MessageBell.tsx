@@ -9,12 +9,12 @@ import { useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { Button, Dialog, DialogBody, DialogFooter, Menu, MenuDivider, MenuItem, Popover, Tag } from '@blueprintjs/core';
 import { api } from '../api/client';
-import { MESSAGE_REFRESH_MS, MESSAGE_TEXTS } from '../../shared/message-centre';
+import { MESSAGE_HOME, MESSAGE_REFRESH_MS, MESSAGE_TEXTS, messagePath } from '../../shared/message-centre';
 import { usePopupTurn } from '../state';
 import { loadUnread, unreadAtom } from './unread';
 import './message.css';
 
-export const MESSAGE_HOME = '/account/message/';
+export { MESSAGE_HOME };
 
 export function MessageBell() {
   const summary = useAtomValue(unreadAtom);
@@ -42,7 +42,7 @@ export function MessageBell() {
         content={
           <Menu className="message-menu">
             {(summary?.latest ?? []).map((m) => (
-              <MenuItem key={m.account_message_id} icon="envelope" text={m.title} onClick={() => navigate(`${MESSAGE_HOME}${m.account_message_id}/`)} />
+              <MenuItem key={m.account_message_id} icon="envelope" text={m.title} onClick={() => navigate(messagePath(m.account_message_id))} />
             ))}
             {summary?.latest.length ? <MenuDivider /> : <MenuItem disabled text={MESSAGE_TEXTS.empty} />}
             <MenuItem icon="inbox" text={MESSAGE_TEXTS.title} onClick={() => navigate(MESSAGE_HOME)} />

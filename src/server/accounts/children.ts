@@ -24,6 +24,7 @@ import { ok } from '../http/envelope';
 import { keysetQuery, cursorProp } from '../http/keyset';
 import { hashPassword } from './passwords';
 import { writeLog } from './oplog';
+import { auditExists } from '../external/audit';
 import type { SessionUser } from './session';
 import { errorText } from '../../shared/errors';
 import type { CursorPager } from '../../shared/buckets';
@@ -174,7 +175,7 @@ export function childRoutes(app: FastifyInstance, db: DB, config: ServerConfig):
       const body = req.body;
       // spec 000 §4: refused unless the main account is real-name verified
       if (user.verify_status !== 'yes') throw new ApiError(22005, 403);
-      const refusals = guard(body.permissions, { mode: 'new', held: [], billHidden: billHidden(config, user) });
+      const refusals = guard(body.permissions, { mode: 'new', held: [], billHidden: billHidden(config, user), auditEnabled: await auditExists(db, user.account_id) });
       if (refusals.length) refuse(refusals);
       const hash = await hashPassword(body.password);
       const childId = await db.transaction().execute(async (trx) => {
@@ -232,7 +233,7 @@ export function childRoutes(app: FastifyInstance, db: DB, config: ServerConfig):
       if (body.child_name !== undefined && body.child_name !== child.username) {
         throw new ApiError(VALIDATION_ERROR, 400, [{ path: '/child_name', message: '子账号名称不能修改' }]);
       }
-      const refusals = guard(body.permissions, { mode: 'update', held: child.permissions, billHidden: billHidden(config, user) });
+      const refusals = guard(body.permissions, { mode: 'update', held: child.permissions, billHidden: billHidden(config, user), auditEnabled: await auditExists(db, user.account_id) });
       if (refusals.length) refuse(refusals);
       const hash = body.password ? await hashPassword(body.password) : undefined;
       await db.transaction().execute(async (trx) => {

@@ -3,8 +3,9 @@
  * code and e-mail activation, and lost password.
  *
  *   POST /accounts/manmachine/next              → data {captcha_id, image}: a new image captcha
+ *   GET  /accounts/captcha/image                → the same; PUT /accounts/captcha/image/ {captcha_id?}: another in its place
  *   GET  /accounts/register_check/              ?check_type=username|email|mobile&check_value → result: taken
- *   PUT  /accounts/verify_mobile/code/          {mobile, captcha_id, captcha}: registration code by SMS
+ *   PUT  /accounts/verify_mobile/code/          {mobile, captcha_id, captcha}: registration code by SMS (POST too)
  *   POST /accounts/register/                    {username, password, email, mobile, code, invite?, referer?} → data {email, maiLoginUrl}
  *   PUT  /api/accounts/authentication/email/    {callback}: (re)send the activation link of the signed-in user's address
  *   POST /accounts/authentication/email/        {token, account_id}: the link's page activates
@@ -21,13 +22,15 @@ import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
+import { publicLink } from '../http/links';
 import type { SmsSender } from '../sms/outbox';
 import { hashCode, hashPassword, randomToken } from './passwords';
 import { newCaptcha, spendCaptcha } from './captcha';
 import { assertMailAllowed, sendContactCode, spendContactCode, type Mailer } from './mail';
 import { findUserForSignin } from './users';
 import { maskMobile } from '../../shared/account';
-import { ACTIVATION_TTL_HOURS, mailLoginUrl, maskMiddle } from '../../shared/security';
+import { ACTIVATION_TTL_HOURS, REGISTER_CHECK_MAX_PER_IP, REGISTER_CHECK_WINDOW_MINUTES, mailLoginUrl, maskMiddle } from '../../shared/security';
+import { takeSlot } from './limits';
 
 const R = registerSchema.properties;
 const L = lostSchema.properties;
@@ -46,7 +49,7 @@ export function inviterOf(code: string): number | null {
 /** The activation link: the callback with {token} and {account_id} filled, on this site. */
 export function activationLink(req: FastifyRequest, callback: string, token: string, accountId: number): string {
   const path = callback.replace('{token}', encodeURIComponent(token)).replace('{account_id}', String(accountId));
-  return `${req.protocol}://${req.headers.host ?? 'localhost'}${path}`;
+  return publicLink(req, path);
 }
 
 export const DEFAULT_ACTIVATION_CALLBACK = '/register/activate/?token={token}&account_id={account_id}';
@@ -86,10 +89,27 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
     ok(await newCaptcha(db, config.smsOutboxApi)),
   );
 
+  // the image captcha by the paths of spec 000 §7: GET a new one; PUT another in place of one shown (换一张),
+  // which can then no longer be answered
+  app.get('/accounts/captcha/image', { config: { access: 'public', openapi: { summary: '图形验证码：新的一张（同 POST /accounts/manmachine/next）' } } }, async () =>
+    ok(await newCaptcha(db, config.smsOutboxApi)),
+  );
+  app.put<{ Body: { captcha_id?: string } }>(
+    '/accounts/captcha/image/',
+    {
+      config: { access: 'public', openapi: { summary: '换一张图形验证码：作废 captcha_id 指定的那张，返回新的一张' } },
+      schema: { body: { type: 'object', additionalProperties: false, properties: { captcha_id: { type: 'string', maxLength: 64 } } } },
+    },
+    async (req) => {
+      if (req.body?.captcha_id) await db.updateTable('captchas').set({ used_at: new Date() }).where('id', '=', req.body.captcha_id).where('used_at', 'is', null).execute();
+      return ok(await newCaptcha(db, config.smsOutboxApi));
+    },
+  );
+
   app.get<{ Querystring: { check_type: 'username' | 'email' | 'mobile'; check_value: string } }>(
     '/accounts/register_check/',
     {
-      config: { access: 'public', openapi: { summary: '注册前检查账号、邮箱或手机号是否已被使用（result 为 true 表示已存在）' } },
+      config: { access: 'public', openapi: { summary: '注册前检查账号、邮箱或手机号是否已被使用（result 为 true 表示已存在）；每个地址 15 分钟内最多 100 次', errors: { 429: '21133 查询过于频繁' } } },
       schema: {
         querystring: {
           type: 'object',
@@ -102,10 +122,16 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
         },
       },
     },
-    async (req) => ok(undefined, { result: await contactTaken(db, req.query.check_type, req.query.check_value) }),
+    async (req) => {
+      // an oracle of which names exist: limited per client address (docs/security.md), 21133 past the limit
+      const slot = await takeSlot(db, `register-check:${req.ip}`, REGISTER_CHECK_MAX_PER_IP, REGISTER_CHECK_WINDOW_MINUTES * 60);
+      if (!slot.allowed) throw new ApiError(21133, 429);
+      return ok(undefined, { result: await contactTaken(db, req.query.check_type, req.query.check_value) });
+    },
   );
 
-  app.put<{ Body: { mobile: string; captcha_id: string; captcha: string } }>(
+  // spec 000 §7 names PUT and POST for the mobile code
+  for (const verb of ['put', 'post'] as const) app[verb]<{ Body: { mobile: string; captcha_id: string; captcha: string } }>(
     '/accounts/verify_mobile/code/',
     {
       config: { access: 'public', openapi: { summary: '注册：校验图形验证码后向手机号发送短信验证码（60 秒一次，每天 10 次）' } },

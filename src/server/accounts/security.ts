@@ -3,7 +3,7 @@
  *
  *   GET  /api/accounts/security/                  → data: mobile (masked), mobile_verified, email, email_verified, two_step
  *   POST /api/accounts/password/                  {old_password, password}
- *   PUT  /api/accounts/authentication/mobile/     {mobile}: a code to the new number
+ *   PUT  /api/accounts/authentication/mobile/     {mobile}: a code to the new number (POST too)
  *   POST /api/accounts/mobile/                    {mobile, code}
  *   POST /api/accounts/email/                     {email, callback?}: the new address, unverified until its link is opened
  *   POST /api/accounts/two_step_verify/status     {status: enable|disable}: needs a verified mobile and e-mail (21118)
@@ -101,7 +101,8 @@ export function securityRoutes(app: FastifyInstance, db: DB, config: ServerConfi
     },
   );
 
-  app.put<{ Body: { mobile: string } }>(
+  // spec 000 §7 names PUT and POST
+  for (const verb of ['put', 'post'] as const) app[verb]<{ Body: { mobile: string } }>(
     '/api/accounts/authentication/mobile/',
     {
       config: { access: 'parent', openapi: { summary: '向要绑定的新手机号发送验证码（60 秒一次，每天 10 次）' } },

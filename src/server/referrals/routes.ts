@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
+import { publicLink } from '../http/links';
 import { keysetQuery } from '../http/keyset';
 import { inviteCodeOf } from '../accounts/registration';
 import { settleReferralRebates } from './settle';
@@ -47,7 +48,7 @@ export function referralRoutes(app: FastifyInstance, db: DB): void {
 
   app.get('/api/accounts/invite-url/', { config: main }, async (req) => {
     const code = inviteCodeOf(req.user!.account_id);
-    const answer: InviteUrl = { invite_code: code, url: `${req.protocol}://${req.headers.host ?? 'localhost'}/register/?invite=${code}`, rate: REFERRAL_RATE, days: REFERRAL_DAYS };
+    const answer: InviteUrl = { invite_code: code, url: publicLink(req, `/register/?invite=${code}`), rate: REFERRAL_RATE, days: REFERRAL_DAYS };
     return ok(answer);
   });
 
@@ -64,11 +65,11 @@ export function referralRoutes(app: FastifyInstance, db: DB): void {
     const rebate = await db.selectFrom('referral_credits').select(sql<string>`coalesce(sum(rebate), 0)`.as('n')).where('inviter_id', '=', accountId).executeTakeFirstOrThrow();
     return ok({ invitations: items.map(invitation), pager, total: Number(totals.n), rebate_total: Number(rebate.n) });
   }
-  // the spec also names /api/accounts/invitations without the slash: not registered twice, since the
-  // OpenAPI document's operation ids (src/server/openapi/document.ts) cannot tell the two apart
-  const url = '/api/accounts/invitations/';
-  app.get<{ Querystring: { limit?: number; since?: number; max?: number } }>(url, { config: main, schema: { querystring: { type: 'object', properties: pageProps } } }, (req) => list(req, req.query));
-  app.post<{ Body: { limit?: number; since?: number; max?: number } }>(url, { config: main, schema: { body: { type: 'object', additionalProperties: false, properties: pageProps } } }, (req) => list(req, req.body ?? {}));
+  // spec 000 §7 names /api/accounts/invitations/ and /api/accounts/invitations: both answer alike
+  for (const url of ['/api/accounts/invitations/', '/api/accounts/invitations']) {
+    app.get<{ Querystring: { limit?: number; since?: number; max?: number } }>(url, { config: main, schema: { querystring: { type: 'object', properties: pageProps } } }, (req) => list(req, req.query));
+    app.post<{ Body: { limit?: number; since?: number; max?: number } }>(url, { config: main, schema: { body: { type: 'object', additionalProperties: false, properties: pageProps } } }, (req) => list(req, req.body ?? {}));
+  }
 
   app.get<{ Querystring: { invitee_id: number } }>(
     '/api/accounts/invitations/detail',
