@@ -22,20 +22,22 @@ import type { EdgeService } from '../../src/shared/edge';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function rssOf(pattern: string): number {
-  let kb = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+/** Proportional set size (kB) of a process and its children: shared pages counted once in all. */
+function pssOfTree(pid: number): number {
+  const of = (p: number | string) => {
     try {
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (!cmd.includes(pattern)) continue;
-      const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${entry}/status`, 'utf8'));
-      if (m) kb += Number(m[1]);
+      return Number(/Pss:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {
-      /* gone */
+      return 0;
     }
+  };
+  let kids: string[] = [];
+  try {
+    kids = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    /* gone */
   }
-  return kb;
+  return of(pid) + kids.reduce((a, k) => a + of(k), 0);
 }
 
 function wrk(url: string, host: string, seconds = 8): number {
@@ -106,7 +108,8 @@ async function latency() {
       await sleep(300);
       fs.rmSync(bareDir, { recursive: true, force: true });
     }
-    console.log(`  边缘节点（nginx 全部进程）常驻内存 ${(rssOf(edge.dir) / 1024).toFixed(1)} MB（${edge.server.db ? '演示数据 30 个服务' : ''}）`);
+    const master = Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8').trim());
+    console.log(`  边缘节点（nginx 主进程与 worker，PSS）内存 ${(pssOfTree(master) / 1024).toFixed(1)} MB（演示数据的服务）`);
   } finally {
     await edge.close();
   }
@@ -179,15 +182,27 @@ export async function scale() {
       return;
     }
     const startMs = performance.now() - start;
+    // a reload that changes something a client sees: one more server block, answered by the new
+    // configuration only; timed from SIGHUP to the first request that gets the new answer, and to the
+    // moment every old worker has gone
+    fs.writeFileSync(path.join(dir, 'conf/services/s-reload.conf'), `server {\n  listen 127.0.0.1:${http};\n  server_name reload.bench.example;\n  location / { return 200 "reloaded"; }\n}\n`);
     const before = children();
+    const probe = () => spawnSync('curl', ['-s', '-m', '2', '-H', 'Host: reload.bench.example', `http://127.0.0.1:${http}/`], { encoding: 'utf8' }).stdout;
+    const pss = () => pssOfTree(child.pid!);
+    const rssBefore = pss();
     t = performance.now();
     process.kill(child.pid!, 'SIGHUP');
-    while (!children().some((p) => !before.includes(p)) && performance.now() - t < 300_000) await sleep(5);
-    const reloadMs = performance.now() - t;
-    await sleep(500);
+    let peak = rssBefore;
+    while (probe() !== 'reloaded' && performance.now() - t < 300_000) {
+      peak = Math.max(peak, pss());
+      await sleep(20);
+    }
+    const servedMs = performance.now() - t;
+    while (children().some((p) => before.includes(p)) && performance.now() - t < 300_000) await sleep(20);
+    const oldGoneMs = performance.now() - t;
     const res = spawnSync('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-H', 'Host: www.s9999.bench.example', `http://127.0.0.1:${http}/nothing`], { encoding: 'utf8' });
-    console.log(`  启动 nginx ${startMs.toFixed(0)} ms，平滑重载（到新 worker 出现）${reloadMs.toFixed(0)} ms；第 9999 个服务的域名应答 ${res.stdout}`);
-    console.log(`  nginx 全部进程常驻内存 ${(rssOf(dir) / 1024).toFixed(0)} MB`);
+    console.log(`  启动 nginx ${startMs.toFixed(0)} ms；平滑重载：SIGHUP 到第一个由新配置应答的请求 ${servedMs.toFixed(0)} ms，到旧 worker 全部退出 ${oldGoneMs.toFixed(0)} ms（期间旧 worker 照常应答）；第 9999 个服务的域名应答 ${res.stdout}`);
+    console.log(`  重载期间 nginx 主进程与 worker 的内存（PSS，共享页按进程分摊）峰值 ${(peak / 1024).toFixed(0)} MB（重载前 ${(rssBefore / 1024).toFixed(0)} MB）`);
   } finally {
     child.kill('SIGQUIT');
     await sleep(1000);
