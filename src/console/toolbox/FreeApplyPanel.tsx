@@ -59,6 +59,8 @@ export function FreeApplyPanel({ onIssued }: { onIssued?(): void }) {
     setFailure(null);
     try {
       const agent = formData.agent as FreeAgent;
+      // TrustAsia: the checks first (spec 002 §7 /api/https/trustasia/validate), so a refusal stores nothing
+      if (agent === 'trustasia') await api.post('/api/https/trustasia/validate', { domains: formData.domains });
       const res = await api.post<{ data: CertificateApplication }>(CALL[agent], formData);
       if (agent === 'racent') setPredcv(res.data);
       else notify('申请已提交，证书签发后将出现在证书列表中', 'success');

@@ -18,14 +18,16 @@ export interface BucketRow {
   created_at: Date | string;
 }
 
+/** The storage type and business type a service of that kind reports (spec 002 §3 "Service info"). */
+export const typesOfKind = (kind: ServiceKind) => ({ type: kind === 'file' ? ('file' as const) : ('ucdn' as const), business_type: kind === 'live' ? ('live' as const) : ('file' as const) });
+
 export function bucketInfo(b: BucketRow, domains?: { domain: string; cname: string }[]): BucketInfo {
   const kind = b.kind as ServiceKind;
   return {
     bucket_id: b.id,
     bucket_name: b.name,
     kind,
-    type: kind === 'file' ? 'file' : 'ucdn',
-    business_type: kind === 'live' ? 'live' : 'file',
+    ...typesOfKind(kind),
     fusion_cdn: kind === 'fusion',
     websocket: kind === 'websocket',
     abroad: kind === 'overseas',

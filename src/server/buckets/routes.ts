@@ -6,7 +6,8 @@ import type { DB } from '../db';
 import { ok } from '../http/envelope';
 import { keysetQuery, limitProp, cursorProp } from '../http/keyset';
 import { SERVICE_KINDS, SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
-import { bucketForUser, bucketInfo, domainsOf, visibleTo } from './repo';
+import { writeLog } from '../accounts/oplog';
+import { bucketForUser, bucketInfo, domainsOf, typesOfKind, visibleTo } from './repo';
 
 interface ListQuery {
   limit: number;
@@ -46,6 +47,49 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
       { pager },
     );
   });
+
+  /**
+   * spec 002 §7 "Query buckets v2": a page-numbered list for selectors — type (file | ucdn) and
+   * business_type (file | live) as BucketInfo derives them, bucket_name a search, infrequent_access
+   * true to include services of the infrequent-access storage class (this installation has one class,
+   * standard, so it only widens nothing; docs/api.md). Answers data { buckets, pager { total, page, pages } }.
+   */
+  app.get<{ Querystring: { type?: 'file' | 'ucdn'; business_type?: 'file' | 'live'; infrequent_access: boolean; bucket_name?: string; page: number; perPage: number } }>(
+    '/api/buckets/v2/',
+    {
+      config: { access: 'user' },
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            type: { type: 'string', enum: ['file', 'ucdn'], errorMessage: { enum: '不支持的服务类型' } },
+            business_type: { type: 'string', enum: ['file', 'live'], errorMessage: { enum: '不支持的业务类型' } },
+            infrequent_access: { type: 'boolean', default: false, errorMessage: { type: '参数 infrequent_access 须为 true 或 false' } },
+            bucket_name: { type: 'string', maxLength: 100, errorMessage: { maxLength: '服务名称过长' } },
+            page: { type: 'integer', minimum: 1, maximum: 100000, default: 1, errorMessage: { type: '页码须为正整数', minimum: '页码须为正整数', maximum: '页码过大' } },
+            perPage: { type: 'integer', minimum: 1, maximum: 100, default: SERVICE_LIST_PAGE_SIZE, errorMessage: { type: '每页条数须为 1 - 100 的整数', minimum: '每页条数须为 1 - 100 的整数', maximum: '每页条数须为 1 - 100 的整数' } },
+          },
+        },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const kinds = SERVICE_KINDS.filter((k) => {
+        const t = typesOfKind(k);
+        return (!q.type || t.type === q.type) && (!q.business_type || t.business_type === q.business_type);
+      });
+      if (!kinds.length) return ok({ buckets: [], pager: { total: 0, page: q.page, pages: 0 } });
+      let base = visibleTo(db.selectFrom('buckets').selectAll(), req.user!).where('kind', 'in', kinds);
+      if (q.bucket_name) base = base.where('name', 'ilike', `%${q.bucket_name.replace(/[\\%_]/g, (c) => '\\' + c)}%`);
+      // every file service here is of the standard class: infrequent_access only says whether the other class may be listed
+      const total = Number((await base.clearSelect().select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+      const rows = await base.orderBy('buckets.id', 'desc').limit(q.perPage).offset((q.page - 1) * q.perPage).execute();
+      return ok({
+        buckets: rows.map((b) => ({ ...bucketInfo(b), storage_class: 'standard' as const })),
+        pager: { total, page: q.page, pages: Math.ceil(total / q.perPage) },
+      });
+    },
+  );
 
   /** Services per kind of the account (dashboard). */
   app.get('/api/buckets/summary/', { config: { access: 'user' } }, async (req) => {
@@ -101,10 +145,7 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
       const remark = req.body.remark.trim() || null;
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('buckets').set({ remark }).where('id', '=', b.id).execute();
-        await trx
-          .insertInto('operation_logs')
-          .values({ account_id: user.account_id, user_id: user.id, action: 'bucket.remark', target: b.name, detail: JSON.stringify({ remark }), ip: req.ip })
-          .execute();
+        await writeLog(trx, req, { action: 'bucket.remark', target: b.name, detail: { remark } });
       });
       const domains = await domainsOf(db, [b.id]);
       return ok(bucketInfo({ ...b, remark }, domains.get(b.id) ?? []));

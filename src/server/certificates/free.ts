@@ -4,6 +4,7 @@
  *   GET  /.well-known/acme-challenge/:token          HTTP-01 answers (public; the CDN passes this path to us)
  *   POST /api/https/letsencrypt                       apply (the certificate_free declaration)
  *   POST /api/https/trustasia                         apply, one domain
+ *   POST /api/https/trustasia/validate                the same checks without applying (nothing stored)
  *   POST /api/https/racent/certificate/free/predcv    pre-domain-check: an application waiting for /apply
  *   POST /api/https/racent/certificate/free/apply     { apply_id } → the application goes to the CA
  *   GET  /api/https/apply/certificate_list/           the account's applications (cursor paging)
@@ -92,8 +93,8 @@ export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
     return row as AppRow;
   }
 
-  /** Checks shared by every agent; returns the application row created with the given status. */
-  async function apply(user: SessionUser, ip: string, agent: FreeAgent, domains: string[], status: ApplyStatus) {
+  /** The checks an application must pass before it is stored (apply and /api/https/trustasia/validate). */
+  async function check(user: SessionUser, agent: FreeAgent, domains: string[]): Promise<string[]> {
     assertNotLocked(user);
     const names = domains.map((d) => d.toLowerCase());
     if (names.length > FREE_AGENTS[agent].maxDomains) throw new ApiError(23607, 400, [{ path: '/domains', message: '该免费证书每次只能申请一个域名' }]);
@@ -108,10 +109,22 @@ export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
       .execute();
     const missing = names.filter((n) => !own.some((o) => o.domain === n));
     if (missing.length) throw new ApiError(23602, 400, missing.map((m) => ({ path: `/domains/${names.indexOf(m)}`, message: `${m} 不是您服务中的域名` })));
+    return names;
+  }
+
+  /** The account's applications that count (not failed), and whether one of `names` is still being applied for. */
+  async function existingOf(q: Pick<DB, 'selectFrom'>, accountId: number, names: string[]) {
+    const existing = await q.selectFrom('certificate_applications').select(['domains', 'status']).where('account_id', '=', accountId).where('status', '!=', 'failed').execute();
+    const busy = existing.filter((e) => e.status !== 'issued').flatMap((e) => e.domains);
+    if (names.some((n) => busy.includes(n))) throw new ApiError(23604, 409);
+    return existing;
+  }
+
+  /** Checks shared by every agent; returns the application row created with the given status. */
+  async function apply(user: SessionUser, ip: string, agent: FreeAgent, domains: string[], status: ApplyStatus) {
+    const names = await check(user, agent, domains);
     return db.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom('certificate_applications').select(['domains', 'status']).where('account_id', '=', user.account_id).where('status', '!=', 'failed').execute();
-      const busy = existing.filter((e) => e.status !== 'issued').flatMap((e) => e.domains);
-      if (names.some((n) => busy.includes(n))) throw new ApiError(23604, 409);
+      const existing = await existingOf(trx, user.account_id, names);
       // beyond the free ones, each application takes one unit of a free-certificate extension package
       let packId: number | null = null;
       if (existing.length >= FREE_CERT_LIMIT) {
@@ -140,6 +153,36 @@ export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
   freeRoute('/api/https/letsencrypt', 'letsencrypt', 'pending');
   freeRoute('/api/https/trustasia', 'trustasia', 'pending');
   freeRoute('/api/https/racent/certificate/free/predcv', 'racent', 'dcv');
+
+  /**
+   * spec 002 §7 /api/https/trustasia/validate: the checks of a TrustAsia application without storing
+   * one — the same refusals as POST /api/https/trustasia; the answer says whether it would take a unit
+   * of a free-certificate extension package and whether one is left.
+   */
+  app.post<{ Body: { domains: string[] } }>(
+    '/api/https/trustasia/validate',
+    {
+      config: { access: 'user', needs: ['https'] },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['domains'],
+          additionalProperties: false,
+          properties: { domains: freeSchema.properties.domains },
+          errorMessage: { required: { domains: freeSchema.errorMessage.required.domains }, additionalProperties: freeSchema.errorMessage.additionalProperties },
+        },
+      },
+    },
+    async (req) => {
+      const user = req.user!;
+      const names = await check(user, 'trustasia', req.body.domains);
+      const existing = await existingOf(db, user.account_id, names);
+      const usesPack = existing.length >= FREE_CERT_LIMIT;
+      const packRemain = (await remainByKind(db, user.account_id)).sslpack ?? 0;
+      if (usesPack && packRemain < 1) throw new ApiError(24601, 409, undefined, { link: SSLPACK_LINK });
+      return ok({ domains: names, free_used: existing.length, free_limit: FREE_CERT_LIMIT, uses_pack: usesPack, pack_remain: packRemain });
+    },
+  );
 
   app.post<{ Body: { apply_id: number } }>(
     '/api/https/racent/certificate/free/apply',

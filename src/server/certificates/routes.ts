@@ -9,6 +9,7 @@
  *   GET    /api/https/certificate/download         the PEM bundle (certificate chain, then key)
  *   GET    /api/https/services/manager             a service's domains with their HTTPS state
  *   POST   /api/https/certificate/manager          bind a certificate, turn HTTPS / force HTTPS on or off
+ *   GET | POST | PUT | DELETE /api/https/certificate/manager/   one domain's state, the same change, HTTPS off
  */
 import type { FastifyInstance } from 'fastify';
 import certificateSchema from '../../../schemas/forms/certificate/schema.json';
@@ -241,58 +242,89 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
     },
   );
 
-  app.post<{ Body: { domain: string; certificate_id?: number | null; https: boolean; force_https: boolean } }>(
-    '/api/https/certificate/manager',
-    {
+  const managerBody = {
+    type: 'object',
+    required: ['domain', 'https', 'force_https'],
+    additionalProperties: false,
+    properties: {
+      domain: { type: 'string', minLength: 1, errorMessage: { type: '请填写域名', minLength: '请填写域名' } },
+      certificate_id: { type: ['integer', 'null'], minimum: 1, errorMessage: { type: '请选择证书', minimum: '请选择证书' } },
+      https: { type: 'boolean', errorMessage: { type: 'HTTPS 状态只能是开启或关闭' } },
+      force_https: { type: 'boolean', errorMessage: { type: '强制 HTTPS 只能是开启或关闭' } },
+    },
+    errorMessage: {
+      required: { domain: '请填写域名', https: '请选择是否开启 HTTPS', force_https: '请选择是否强制 HTTPS' },
+      additionalProperties: '包含不支持的配置项',
+    },
+  };
+  const domainQuery = {
+    type: 'object',
+    required: ['domain'],
+    properties: { domain: managerBody.properties.domain },
+    errorMessage: { required: { domain: '请填写域名' } },
+  };
+  type ManagerBody = { domain: string; certificate_id?: number | null; https: boolean; force_https: boolean };
+
+  /** A domain of a service the user reaches (21905 otherwise, the same for a domain of another account). */
+  async function reachableDomain(user: SessionUser, domain: string) {
+    const d = await db
+      .selectFrom('bucket_domains as d')
+      .innerJoin('buckets as b', 'b.id', 'd.bucket_id')
+      .select(['d.id', 'd.domain', 'b.name as bucket_name'])
+      .where('d.domain', '=', domain.toLowerCase())
+      .executeTakeFirst();
+    if (!d) throw new ApiError(21905, 404);
+    await bucketForUser(db, user, d.bucket_name);
+    return d;
+  }
+
+  async function manage(user: SessionUser, ip: string, body: ManagerBody) {
+    const d = await reachableDomain(user, body.domain);
+    assertNotLocked(user);
+    // spec 002 §4: forcing implies HTTPS on; HTTPS off clears forcing
+    const force = body.force_https && (body.https || body.force_https);
+    const https = body.https || body.force_https;
+    const state = { https, force_https: https ? force : false, certificate_id: body.certificate_id ?? null };
+    if (state.https) {
+      if (!state.certificate_id) throw new ApiError(21708, 400, [{ path: '/certificate_id', message: '开启 HTTPS 前请先选择证书' }]);
+      const cert = await own(user, state.certificate_id);
+      if (!covers(cert.domains, d.domain)) throw new ApiError(21707, 400, [{ path: '/certificate_id', message: '证书不包含该域名，请选择包含该域名的证书' }]);
+    } else if (state.certificate_id) {
+      await own(user, state.certificate_id);
+    }
+    await db
+      .insertInto('domain_https')
+      .values({ domain_id: d.id, ...state })
+      .onConflict((oc) => oc.column('domain_id').doUpdateSet({ ...state, updated_at: new Date() }))
+      .execute();
+    await log(user, ip, 'https.update', d.domain, state);
+    return ok({ domain: d.domain, ...state });
+  }
+
+  app.post<{ Body: ManagerBody }>('/api/https/certificate/manager', { config: { access: 'user', needs: ['https'] }, schema: { body: managerBody } }, async (req) =>
+    manage(req.user!, req.ip, req.body),
+  );
+
+  /*
+   * spec 002 §7 "any method on /api/https/certificate/manager/": with the trailing slash, GET reads one
+   * domain's HTTPS state (?domain=), POST and PUT change it as above, DELETE (?domain=) turns HTTPS and
+   * forcing off and unbinds the certificate.
+   */
+  app.get<{ Querystring: { domain: string } }>('/api/https/certificate/manager/', { config: { access: 'user', needs: ['https'] }, schema: { querystring: domainQuery } }, async (req) => {
+    const d = await reachableDomain(req.user!, req.query.domain);
+    const h = await db.selectFrom('domain_https').select(['https', 'force_https', 'certificate_id']).where('domain_id', '=', d.id).executeTakeFirst();
+    return ok({ domain: d.domain, https: Boolean(h?.https), force_https: Boolean(h?.force_https), certificate_id: h?.certificate_id ?? null });
+  });
+  for (const method of ['POST', 'PUT'] as const) {
+    app.route<{ Body: ManagerBody }>({
+      method,
+      url: '/api/https/certificate/manager/',
       config: { access: 'user', needs: ['https'] },
-      schema: {
-        body: {
-          type: 'object',
-          required: ['domain', 'https', 'force_https'],
-          additionalProperties: false,
-          properties: {
-            domain: { type: 'string', minLength: 1, errorMessage: { type: '请填写域名', minLength: '请填写域名' } },
-            certificate_id: { type: ['integer', 'null'], minimum: 1, errorMessage: { type: '请选择证书', minimum: '请选择证书' } },
-            https: { type: 'boolean', errorMessage: { type: 'HTTPS 状态只能是开启或关闭' } },
-            force_https: { type: 'boolean', errorMessage: { type: '强制 HTTPS 只能是开启或关闭' } },
-          },
-          errorMessage: {
-            required: { domain: '请填写域名', https: '请选择是否开启 HTTPS', force_https: '请选择是否强制 HTTPS' },
-            additionalProperties: '包含不支持的配置项',
-          },
-        },
-      },
-    },
-    async (req) => {
-      const user = req.user!;
-      const body = req.body;
-      const d = await db
-        .selectFrom('bucket_domains as d')
-        .innerJoin('buckets as b', 'b.id', 'd.bucket_id')
-        .select(['d.id', 'd.domain', 'b.name as bucket_name'])
-        .where('d.domain', '=', body.domain.toLowerCase())
-        .executeTakeFirst();
-      if (!d) throw new ApiError(21905, 404);
-      await bucketForUser(db, user, d.bucket_name); // the same refusal for a domain of another account
-      assertNotLocked(user);
-      // spec 002 §4: forcing implies HTTPS on; HTTPS off clears forcing
-      const force = body.force_https && (body.https || body.force_https);
-      const https = body.https || body.force_https;
-      const state = { https, force_https: https ? force : false, certificate_id: body.certificate_id ?? null };
-      if (state.https) {
-        if (!state.certificate_id) throw new ApiError(21708, 400, [{ path: '/certificate_id', message: '开启 HTTPS 前请先选择证书' }]);
-        const cert = await own(user, state.certificate_id);
-        if (!covers(cert.domains, d.domain)) throw new ApiError(21707, 400, [{ path: '/certificate_id', message: '证书不包含该域名，请选择包含该域名的证书' }]);
-      } else if (state.certificate_id) {
-        await own(user, state.certificate_id);
-      }
-      await db
-        .insertInto('domain_https')
-        .values({ domain_id: d.id, ...state })
-        .onConflict((oc) => oc.column('domain_id').doUpdateSet({ ...state, updated_at: new Date() }))
-        .execute();
-      await log(user, req.ip, 'https.update', d.domain, state);
-      return ok({ domain: d.domain, ...state });
-    },
+      schema: { body: managerBody },
+      handler: async (req) => manage(req.user!, req.ip, req.body),
+    });
+  }
+  app.delete<{ Querystring: { domain: string } }>('/api/https/certificate/manager/', { config: { access: 'user', needs: ['https'] }, schema: { querystring: domainQuery } }, async (req) =>
+    manage(req.user!, req.ip, { domain: req.query.domain, https: false, force_https: false, certificate_id: null }),
   );
 }
