@@ -106,6 +106,7 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/logs/': [{ req: get('/api/logs/'), allow: isMain }],
   'GET /api/buckets/': [{ req: get('/api/buckets/?limit=100'), allow: signedIn }],
   'GET /api/buckets/summary/': [{ req: get('/api/buckets/summary/'), allow: signedIn }],
+  'GET /api/buckets/v2/': [{ req: get('/api/buckets/v2/?type=file&business_type=file&infrequent_access=true'), allow: signedIn }],
   'GET /api/buckets/info/': [
     { note: 'a granted CDN service', req: get('/api/buckets/info/?bucket_name=demo-www'), allow: reaches('demo-www', 'cdn'), bucket: true },
     { note: 'a CDN service not granted', req: get('/api/buckets/info/?bucket_name=demo-static'), allow: reaches('demo-static', 'cdn'), bucket: true },
@@ -192,6 +193,20 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/https/certificate/manager': [
     { note: "a domain of demo-www", req: send('POST', '/api/https/certificate/manager', () => ({ domain: 'www.demo-example.com', https: false, force_https: false })), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true },
   ],
+  // spec 002 §7: any method on the path with the trailing slash (HTTPS off for demo-www's domain changes nothing that matters)
+  'GET /api/https/certificate/manager/': [
+    { req: get('/api/https/certificate/manager/?domain=www.demo-example.com'), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true },
+  ],
+  ...Object.fromEntries(
+    (['POST', 'PUT'] as const).map((m) => [
+      `${m} /api/https/certificate/manager/`,
+      [{ req: send(m, '/api/https/certificate/manager/', () => ({ domain: 'www.demo-example.com', https: false, force_https: false })), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true }],
+    ]),
+  ),
+  'DELETE /api/https/certificate/manager/': [
+    { req: () => ({ method: 'DELETE', url: '/api/https/certificate/manager/?domain=www.demo-example.com' }), allow: both(mayHold('https'), reaches('demo-www', 'cdn')), bucket: true },
+  ],
+  'POST /api/https/trustasia/validate': [{ note: "a domain of no one's", req: send('POST', '/api/https/trustasia/validate', () => ({ domains: ['nowhere.example.org'] })), allow: mayHold('https') }],
   // certificates, issue #9 free and paid (helper G): the https permission; domains of no one's, unknown ids
   'GET /.well-known/acme-challenge/:token': [{ req: get('/.well-known/acme-challenge/no-such-token'), allow: anyone }],
   'POST /api/https/letsencrypt': [{ note: "a domain of no one's", req: send('POST', '/api/https/letsencrypt', () => ({ agent: 'letsencrypt', domains: ['nowhere.example.org'] })), allow: mayHold('https') }],
