@@ -28,9 +28,11 @@ function newestMtime(dir) {
 const sources = ['src/console', 'src/shared', 'renderers', 'schemas'].map((d) => path.join(root, d));
 const stale = !fs.existsSync(built) || Math.max(...sources.map(newestMtime), fs.statSync(path.join(root, 'webpack.config.ts')).mtimeMs) > fs.statSync(built).mtimeMs;
 if (stale && !process.env.DIST_DIR) {
-  console.log('正在构建控制台……');
+  const t0 = Date.now();
+  console.log('正在构建控制台（首次约需 1 分钟）……');
   const r = spawnSync('npx', ['webpack', '--mode', 'production'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
+  console.log(`控制台已构建（${Math.round((Date.now() - t0) / 1000)} 秒）。`);
 }
 
 const edgeOn = !['0', 'false', 'no', 'off'].includes(String(process.env.EDGE ?? 'on').toLowerCase());
@@ -45,18 +47,66 @@ if (edgeOn && !env.EDGE_NODE_KEY) {
 const tsx = (file, extra = {}) => spawn(process.execPath, ['--import', 'tsx', path.join(root, file)], { cwd: root, stdio: 'inherit', env: { ...env, ...extra } });
 
 const children = [];
+const alive = (c) => c.exitCode === null && c.signalCode === null;
 const server = tsx('src/server/main.ts');
 children.push(server);
-if (edgeOn) {
-  children.push(tsx('src/origin/main.ts'));
+if (edgeOn) children.push(tsx('src/origin/main.ts'));
+/** The edge node pulls its configuration from the server: it starts once the server answers. */
+function startEdge() {
   const edge = tsx('src/edge/main.ts');
   children.push(edge);
   edge.on('exit', (code) => {
     if (code === 3) console.log('控制台将在没有边缘节点的情况下运行（配置会保存，但不会在边缘生效）。');
   });
 }
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => children.forEach((c) => c.exitCode === null && c.kill(sig)));
+
+// the address, once the console answers there (the first start migrates and seeds before it listens)
+const host = process.env.HOST ?? '127.0.0.1';
+const address = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${process.env.PORT ?? 8080}/`;
+const t0 = Date.now();
+let ready = false;
+const waitForServer = setInterval(async () => {
+  if (stopping || !alive(server)) return clearInterval(waitForServer);
+  try {
+    await fetch(address + 'login/', { signal: AbortSignal.timeout(2000) });
+    if (stopping || ready) return;
+    ready = true;
+    clearInterval(waitForServer);
+    console.log(`\n控制台已就绪（${Math.round((Date.now() - t0) / 1000)} 秒）：${address}  演示账号 demo / demo123456；Ctrl-C 停止。\n`);
+    if (edgeOn) startEdge();
+  } catch {
+    // not listening yet
+  }
+}, 500);
+
+/**
+ * Stopping: the signal goes to every child, and this process waits until all have exited (the edge
+ * node stops its nginx first), so nothing keeps answering after `npm start` ends. npm runs this
+ * script under `sh -c`, which dies on SIGTERM without passing it on: a parent that goes away is
+ * taken as SIGTERM too. A child still running after 20 s is killed.
+ */
+let stopping = null;
+function stopAll(sig, code = 0) {
+  if (stopping) return stopping;
+  console.log('正在停止控制台、演示源站与边缘节点……');
+  stopping = Promise.all(
+    children.filter(alive).map(
+      (c) =>
+        new Promise((resolve) => {
+          c.once('exit', resolve);
+          c.kill(sig);
+        }),
+    ),
+  ).then(() => {
+    console.log('已停止。');
+    process.exit(code);
+  });
+  setTimeout(() => children.filter(alive).forEach((c) => c.kill('SIGKILL')), 20_000).unref();
+  return stopping;
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stopAll(sig === 'SIGHUP' ? 'SIGTERM' : sig));
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && stopAll('SIGTERM'), 500).unref();
 server.on('exit', (code) => {
-  children.forEach((c) => c !== server && c.exitCode === null && c.kill('SIGTERM'));
-  setTimeout(() => process.exit(code ?? 0), 300);
+  if (!stopping) stopAll('SIGTERM', code ?? 1);
 });

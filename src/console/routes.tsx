@@ -93,6 +93,11 @@ function PublicNotFound() {
   );
 }
 
+function Home() {
+  const session = useAtomValue(sessionAtom);
+  return <Navigate to={session.status === 'signedIn' ? '/dashboard/' : '/login/'} replace />;
+}
+
 function Unknown() {
   const session = useAtomValue(sessionAtom);
   const { pathname } = useLocation();
@@ -119,6 +124,8 @@ export const routes: RouteObject[] = [
     element: <Root />,
     errorElement: <RouteError />,
     children: [
+      // the address README and the server's log name (spec 000 §2.1): a signed-in user to the dashboard, a visitor to sign in
+      { index: true, element: <Home /> },
       { path: 'login', element: <LoginRoute /> },
       // entry pages (spec 000 §2.1): registration, its success page, the e-mail activation link, lost password
       { path: 'register', lazy: lazyDefault(() => import(/* webpackChunkName: "entry" */ './auth/RegisterPage')) },

@@ -22,15 +22,26 @@ import { seedDemoOrigins } from './seed/edge';
 
 async function main() {
   const config = configFromEnv();
+  // progress on the terminal of `npm start` (plain lines; the server's own log follows)
+  console.log(`正在打开数据库并执行迁移（${config.databaseUrl ? 'PostgreSQL' : 'PGlite ' + config.dataDir}）……`);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const seeded = config.seedDemo ? await seedDemo(db) : false;
+  if (seeded) console.log('已创建演示账号与服务。');
   // the demo's services fetch from the demo origin on the edge (docs/edge.md)
   if (seeded) await seedDemoOrigins(db, config.edge.demoOrigin);
   // the demo's traffic statistics on first start (docs/statistics.md; SEED_TRAFFIC=0 skips it)
   const trafficSeed = config.seedDemo ? trafficSeedFromEnv() : null;
-  const traffic = trafficSeed ? await seedTraffic(db, trafficSeed) : null;
+  let shown = -1;
+  const onProgress = (done: number, days: number) => {
+    if (done !== shown) console.log(`正在生成演示流量数据：${done} / ${days} 天`);
+    shown = done;
+  };
+  const traffic = trafficSeed ? await seedTraffic(db, { ...trafficSeed, onProgress }) : null;
   // the demo's bills from that traffic (docs/billing.md "The demo")
-  if (traffic?.seeded) await seedDemoBills(db);
+  if (traffic?.seeded) {
+    console.log('正在根据流量生成演示账单……');
+    await seedDemoBills(db);
+  }
   const app = await buildApp({ db, config, registry: loadRegistry() });
   if (traffic?.seeded) app.log.info(`已生成演示流量数据：${traffic.ms} ms，${JSON.stringify(traffic.rows)}`);
   if (seeded) app.log.info('已创建演示数据：demo / demo123456，demo2fa / demo123456（短信验证码见日志与 sms_outbox 表）');
@@ -44,7 +55,10 @@ async function main() {
   const stopMonitor = scheduleMonitorWorker(db, app.log, outboxSender(db, app.log, config.logSms));
   const stopCertificates = scheduleCertificateJobs(db, config, app.log);
   const stopReferrals = scheduleReferralRebates(db, app.log); // docs/referrals.md
+  let closing = false;
   const close = async () => {
+    if (closing) return; // Ctrl-C reaches the server both from the terminal and from npm start
+    closing = true;
     stopCleanup();
     stopPurge();
     stopBilling();

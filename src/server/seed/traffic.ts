@@ -30,6 +30,8 @@ export interface TrafficSeedOptions {
   now?: number;
   /** random seed, for reproducible data */
   seed?: number;
+  /** told how many of the days are generated, as the seed goes (npm start prints it) */
+  onProgress?: (daysDone: number, days: number) => void;
 }
 
 export interface TrafficSeedResult {
@@ -323,11 +325,15 @@ export async function seedTraffic(db: DB, opts: TrafficSeedOptions = {}): Promis
         ) y`);
     };
 
-    // 1. 5-minute rows for the recent days
-    await base('5m', fiveStart, end - SLOT_S, SLOT_S, 1);
-    await run('5m', `insert into traffic_5m (domain_id, flow_type, direction, slot, ${metricCols})
-         select p.domain_id, p.flow_type, p.direction, to_timestamp(x.e), ${metricSelect('1')}
-         from seed_x x join seed_profile p on p.domain_id = x.domain_id and p.direction = x.direction`);
+    // 1. 5-minute rows for the recent days, a few days at a time (progress for npm start)
+    const chunkDays = 8;
+    for (let from = fiveStart; from <= end - SLOT_S; from += chunkDays * DAY_S) {
+      await base('5m', from, Math.min(from + chunkDays * DAY_S, end) - SLOT_S, SLOT_S, 1);
+      await run('5m', `insert into traffic_5m (domain_id, flow_type, direction, slot, ${metricCols})
+           select p.domain_id, p.flow_type, p.direction, to_timestamp(x.e), ${metricSelect('1')}
+           from seed_x x join seed_profile p on p.domain_id = x.domain_id and p.direction = x.direction`);
+      opts.onProgress?.(Math.min(fiveDays, Math.round((from + chunkDays * DAY_S - fiveStart) / DAY_S)), days);
+    }
     // 2. hourly rollup of those 5-minute rows (peak = the largest slot, and when)
     const sums = `sum(bytes), sum(reqs), sum(hit_reqs), sum(dyn_reqs), sum(https_reqs), sum(bytes_v6), sum(reqs_v6), sum(bs_bytes), sum(bs_reqs), sum(p_bytes), sum(p_reqs), sum(s2xx), sum(s3xx), sum(s4xx), sum(s5xx), sum(time_ms), sum(attack_bytes), sum(filtered_bytes), sum(xss), sum(sql_inj), sum(other_attack)`;
     await run('1h rollup', `insert into traffic_1h (domain_id, flow_type, direction, hour, ${metricCols}, peak_bytes, peak_at)
@@ -352,6 +358,7 @@ export async function seedTraffic(db: DB, opts: TrafficSeedOptions = {}): Promis
                   to_timestamp(x.e + (16 + floor(x.q * 6)) * 3600 + floor(x.q * 12) * 300)
            from seed_x x join seed_profile p on p.domain_id = x.domain_id and p.direction = x.direction`);
     }
+    opts.onProgress?.(days, days);
     // 5. region × carrier: each cell's share perturbed by hour of day (hourly rows) or day of week
     //    (daily rows), renormalised so that the cells of a row add up to its total
     // the region tables get the columns the region queries read (hit, dynamic and HTTPS counts stay 0 there)
