@@ -11,7 +11,9 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const wanted = [
-  { file: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium', 'fonts-noto-cjk'] },
+  { file: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', packages: ['chromium'] },
+  // the console's Chinese text in screenshots (without a CJK font Chromium draws empty boxes)
+  { file: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', packages: ['fonts-noto-cjk'] },
   { file: '/usr/bin/ffmpeg', packages: ['ffmpeg'] },
   { file: '/usr/bin/pebble', packages: ['pebble'] },
   { file: '/usr/sbin/nginx', packages: ['nginx'] },
