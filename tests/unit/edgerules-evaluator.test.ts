@@ -257,11 +257,12 @@ describe('functions', () => {
     ['$ADD(a, 1)', ''],
     // strings
     ['$SUB(abcdef, 2, 4)', 'bcd'],
-    ['$SUB(abcdef, -3)', 'def'],
+    ['$SUB(abcdef, -3, -1)', 'def'],
+    ['$SUB(abcdef, -3, )', 'def'],
     ['$SUB(中文字符, 2, 3)', '文字'],
-    ["$GSUB(a-b-c, '-', _)", 'a_b_c'],
+    ["$GSUB(a-b-c, '-', _, )", 'a_b_c'],
     ["$GSUB(a-b-c, '-', _, 1)", 'a_b-c'],
-    ["$GSUB(2018-02, '(\\d+)-(\\d+)', '$2.$1')", '02.2018'],
+    ["$GSUB(2018-02, '(\\d+)-(\\d+)', '$2.$1', -1)", '02.2018'],
     ['$UPPER(abc)', 'ABC'],
     ['$LOWER(ABC)', 'abc'],
     ['$LEN(中文)', '2'],
@@ -283,7 +284,7 @@ describe('functions', () => {
   });
 
   it('gives the groups of each $CAPTURE as $n.m', () => {
-    const out = run([custom("$CAPTURE($_HEADER_user-agent, '(\\w+)/(\\d+)')$CAPTURE($_URI, '')$ADD_RSP_HEADER(X-V, $1.1-$1.2-$2.0)")], req('/x', { headers: { 'user-agent': 'curl/8' } }));
+    const out = run([custom("$CAPTURE($_HEADER_user-agent, '(\\w+)/(\\d+)', )$CAPTURE($_URI, '', )$ADD_RSP_HEADER(X-V, $1.1-$1.2-$2.0)")], req('/x', { headers: { 'user-agent': 'curl/8' } }));
     expect(out.response_headers[0].value).toBe('curl-8-/x');
     // case-insensitive capture
     expect(value("$CAPTURE(ABC, '(b)', true)")).toBe('');

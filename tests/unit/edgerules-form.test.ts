@@ -97,10 +97,27 @@ describe('the declaration', () => {
   });
   const refused = (kind: string, name: string) => edgeRuleErrors(header(kind, name)).some((e) => e.message === 'Header 域名不符合规范');
 
-  it('refuses the forbidden request headers as written (spec 002 §5)', () => {
-    for (const h of FORBIDDEN_REQUEST_HEADERS) expect(refused('request', h)).toBe(true);
-    expect(refused('request', 'content-length')).toBe(false);
+  it('refuses the forbidden request headers in any case (spec 002 §5, issue 19 item 20)', () => {
+    for (const h of FORBIDDEN_REQUEST_HEADERS) {
+      for (const v of [h, h.toLowerCase(), h.toUpperCase()]) expect(refused('request', v)).toBe(true);
+    }
     expect(refused('request', 'X-Forwarded-For')).toBe(false);
+    expect(refused('request', 'Content-Length-X')).toBe(false);
+  });
+
+  it('reads an empty 限速策略 (after: "") as omitted; a present one must be a rate (spec 002 §5)', () => {
+    const limit = (after?: string) => ({
+      describe: 'l',
+      type: 'general',
+      priority: 1,
+      break: false,
+      status: 'ON',
+      content: { conditions: [], actions: [{ type: 'limit_rate', rate: '10MB', ...(after === undefined ? {} : { after }) }] },
+    });
+    expect(edgeRuleErrors(limit(''))).toEqual([]);
+    expect(edgeRuleErrors(limit())).toEqual([]);
+    expect(edgeRuleErrors(limit('1MB'))).toEqual([]);
+    for (const bad of ['0KB', '5', 'abc']) expect(edgeRuleErrors(limit(bad)).map((e) => e.message)).toContain('不符合限速策略的填写规范');
   });
 
   it('refuses the forbidden response headers in any case', () => {

@@ -56,7 +56,7 @@ describe('valid programs', () => {
     ['$ALL()', 'ALL()'],
     ['$WHEN ( $_IP )', 'WHEN($_IP)'],
     // captures of $CAPTURE
-    ["$CAPTURE($_HEADER_user-agent, '(\\w+)/(\\d+)')$1.0$1.2", "CAPTURE($_HEADER_user-agent | '(\\w+)/(\\d+)') $1.0 $1.2"],
+    ["$CAPTURE($_HEADER_user-agent, '(\\w+)/(\\d+)', )$1.0$1.2", "CAPTURE($_HEADER_user-agent | '(\\w+)/(\\d+)' | ) $1.0 $1.2"],
     // variables
     ['$_HOST_2$_RANDOM_16$_COOKIE_session-id$_POST_a$_GEOIP_COUNTRY_CODE', '$_HOST_2 $_RANDOM_16 $_COOKIE_session-id $_POST_a $_GEOIP_COUNTRY_CODE'],
     // a hyphen ends a plain variable
@@ -81,7 +81,7 @@ describe('valid programs', () => {
   });
 
   it('numbers the $CAPTURE calls in source order', () => {
-    const p = ok('$CAPTURE($_URI, a)$CAPTURE($_HOST, b)');
+    const p = ok('$CAPTURE($_URI, a, )$CAPTURE($_HOST, b, true)');
     expect(p.captures).toBe(2);
     expect(p.pieces.map((x) => (x.kind === 'call' ? x.index : null))).toEqual([1, 2]);
   });
@@ -117,12 +117,17 @@ describe('invalid programs report the reason and the position', () => {
     ['$REDIRECT(/a)', '函数 $REDIRECT 至少需要 2 个参数，实际只有 1 个', 1, 1, 0, 13],
     ['$SELECT(a, b)', '函数 $SELECT 至少需要 3 个参数，实际只有 2 个', 1, 1, 0, 13],
     ['$NOT()', '函数 $NOT 至少需要 1 个参数，实际只有 0 个', 1, 1, 0, 6],
+    // the documented signatures (issue 19 item 20): $SUB(E, from, to), $UNIXT(y, m, d, h, min, s), $CAPTURE(E1, E2, E3), $GSUB(E, find, replace, n)
+    ['$SUB(x, 1)', '函数 $SUB 至少需要 3 个参数，实际只有 2 个', 1, 1, 0, 10],
+    ['$UNIXT(2018, 2, 23)', '函数 $UNIXT 至少需要 6 个参数，实际只有 3 个', 1, 1, 0, 19],
+    ['$CAPTURE(a, b)', '函数 $CAPTURE 至少需要 3 个参数，实际只有 2 个', 1, 1, 0, 14],
+    ["$GSUB(a, b, c)", '函数 $GSUB 至少需要 4 个参数，实际只有 3 个', 1, 1, 0, 14],
     ['$_NOPE', '未知的变量 $_NOPE', 1, 1, 0, 6],
     ['$_HEADER_', '变量 $_HEADER_ 缺少名称', 1, 1, 0, 9],
     ['$_RANDOM_33', '未知的变量 $_RANDOM_33', 1, 1, 0, 11],
     ['$_HOST_0', '未知的变量 $_HOST_0', 1, 1, 0, 8],
     ['$1.1', '$1.1 引用的第 1 个 $CAPTURE 不存在', 1, 1, 0, 4],
-    ['$CAPTURE($_URI, a)$2.1', '$2.1 引用的第 2 个 $CAPTURE 不存在', 1, 19, 18, 22],
+    ['$CAPTURE($_URI, a, )$2.1', '$2.1 引用的第 2 个 $CAPTURE 不存在', 1, 21, 20, 24],
     ['$WHEN(\n  $EQ($_URI, /a),\n  $FOO()\n)', '未知的函数 $FOO', 3, 3, 27, 31],
     ['  \n ', '规则不能为空', 1, 1, 0, 0],
   ])('%j', (src, reason, line, column, start, end) => {

@@ -12,8 +12,9 @@
  *    every condition after the first carries combination 'and', an action keeps only the fields of
  *    its feature.
  *
- * The forbidden header lists are in schema.json (`not` with an enum, and a case-insensitive
- * pattern); tests/unit/edgerules-form.test.ts checks them against src/shared/edgerules/catalogue.ts.
+ * The forbidden header lists are in schema.json (`not` with a case-insensitive pattern, for request
+ * and response headers alike: issue 19 item 20); tests/unit/edgerules-form.test.ts checks them
+ * against src/shared/edgerules/catalogue.ts. An empty `after` (限速策略) is read as omitted.
  */
 import { errorText, fillText, type FieldError } from '../../../src/shared/errors';
 import { checkProgram, EDGE_LIMITS, formatSyntaxError, pcre, programOf } from '../../../src/shared/edgerules';

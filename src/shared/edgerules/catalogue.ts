@@ -9,7 +9,8 @@ export type FunctionCategory = 'control' | 'match' | 'request' | 'number' | 'str
 
 export interface FunctionInfo {
   name: string;
-  /** Fewer arguments is a syntax error. */
+  /** Fewer arguments is a syntax error: every argument of the documented signature that is not in brackets
+   *  is required (an empty argument, as in `$GSUB(E, find, replace, )`, counts). */
   min: number;
   /** Arguments after this many are evaluated but ignored; undefined: any number. */
   max?: number;
@@ -50,7 +51,7 @@ export const FUNCTIONS: readonly FunctionInfo[] = [
   f('SELECT', 3, 3, '$SELECT(E1, E2, E3)', 'E1 为真时得到 E2，否则得到 E3', 'control'),
   f('PCALL', 1, 1, '$PCALL(E)', '计算 E，出错时得到空字符串而不中断规则', 'control'),
   f('MATCH', 2, 2, '$MATCH(E1, E2)', '用正则表达式 E2 匹配 E1，得到 true 或 false', 'match'),
-  f('CAPTURE', 2, 3, '$CAPTURE(E1, E2, E3)', '用正则 E2 提取 E1 的分组为 $n.m，E3 为真时忽略大小写', 'match'),
+  f('CAPTURE', 3, 3, '$CAPTURE(E1, E2, E3)', '用正则 E2 提取 E1 的分组为 $n.m，E3 为真时忽略大小写', 'match'),
   f('ADD_REQ_HEADER', 2, 3, '$ADD_REQ_HEADER(name, value[, cover])', '添加请求头（回源时携带），cover 为 1 时覆盖同名请求头', 'request'),
   f('DEL_REQ_HEADER', 1, 1, '$DEL_REQ_HEADER(name)', '删除请求头（回源时不携带）', 'request'),
   f('ADD_RSP_HEADER', 2, 3, '$ADD_RSP_HEADER(name, value[, cover])', '添加响应头，cover 为 1 时覆盖同名响应头', 'request'),
@@ -75,8 +76,8 @@ export const FUNCTIONS: readonly FunctionInfo[] = [
   f('GE', 2, 2, '$GE(E1, E2)', '数值比较：E1 大于或等于 E2 时为 true', 'number'),
   f('INT', 1, 3, '$INT(E, from, to)', '进制转换：把 from 进制（默认 10）的 E 转为 to 进制（默认 10）', 'number'),
   f('RANDI', 2, 2, '$RANDI(E1, E2)', '得到 E1 到 E2 之间（含两端）的随机整数', 'number'),
-  f('SUB', 2, 3, '$SUB(E, from, to)', '截取第 from 到第 to 个字符（从 1 开始，负数从末尾数）', 'string'),
-  f('GSUB', 3, 4, '$GSUB(E, find, replace, n)', '把 E 中匹配正则 find 的部分替换为 replace，最多 n 次（空或负数为全部）', 'string'),
+  f('SUB', 3, 3, '$SUB(E, from, to)', '截取第 from 到第 to 个字符（从 1 开始，负数从末尾数）', 'string'),
+  f('GSUB', 4, 4, '$GSUB(E, find, replace, n)', '把 E 中匹配正则 find 的部分替换为 replace，最多 n 次（空或负数为全部）', 'string'),
   f('EQ', 2, 2, '$EQ(E1, E2)', '字符串相等时为 true', 'string'),
   f('UPPER', 1, 1, '$UPPER(E)', '转为大写', 'string'),
   f('LOWER', 1, 1, '$LOWER(E)', '转为小写', 'string'),
@@ -87,7 +88,7 @@ export const FUNCTIONS: readonly FunctionInfo[] = [
   f('UNESCAPE', 1, 1, '$UNESCAPE(E)', 'URI 解码，同浏览器的 decodeURIComponent', 'encoding'),
   f('MD5', 1, 1, '$MD5(E)', '计算 MD5，得到 32 位十六进制小写文本', 'encoding'),
   f('MD5_BIN', 1, 1, '$MD5_BIN(E)', '计算 MD5，得到 16 字节的二进制值（可再做 Base64 编码）', 'encoding'),
-  f('UNIXT', 3, 6, '$UNIXT(y, m, d, h, min, s)', '把北京时间的年月日时分秒转为 Unix 时间戳（秒）', 'encoding'),
+  f('UNIXT', 6, 6, '$UNIXT(y, m, d, h, min, s)', '把北京时间的年月日时分秒转为 Unix 时间戳（秒）', 'encoding'),
   f('STRF_TIME', 1, 2, '$STRF_TIME(t[, sep])', '把 Unix 时间戳格式化为北京时间 201802230955，sep 为 - 时为 2018-02-23-09-55', 'encoding'),
 ];
 
