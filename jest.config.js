@@ -6,7 +6,7 @@ module.exports = {
   transform: {
     '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@x0k/json-schema-merge|cookie)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@x0k/json-schema-merge|cookie|@apidevtools/json-schema-ref-parser)/)'],
   maxWorkers: 2,
   testTimeout: 60000,
 };

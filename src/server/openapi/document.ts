@@ -17,11 +17,15 @@
 import type { SettingRegistry } from '../../../schemas/registry';
 import type { Declaration, JsonSchema } from '../../../schemas/types';
 import { PROJECT_KEYWORDS } from '../../../schemas/vocabulary';
-import { errorText } from '../../shared/errors';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ERROR_TEXTS, errorText } from '../../shared/errors';
+import { VALIDATION_ERROR as VALIDATION_ERROR_CODE } from '../http/errors';
 import { SESSION_COOKIE } from '../accounts/session';
-import { documentedRoutes, pathParams, toOpenApiPath, type CollectedRoute } from './collect';
+import { documentedRoutes, pathParams, toOpenApiPath, type CollectedRoute, type RouteDoc } from './collect';
 import { KINDS, TAB_LABELS } from '../../shared/services';
 import { PARAM_NOTES, ROUTE_NOTES, tagOf, TAGS } from './notes';
+import { SECTION_NOTES } from './section-notes';
 
 /** The generic route of every declared setting (src/server/settings/routes.ts). */
 export const SETTINGS_ROUTE = '/api/settings/:id/';
@@ -40,9 +44,9 @@ const SUB_SCHEMA = new Set(['items', 'additionalProperties', 'unevaluatedPropert
 const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Schema positions whose value maps names to schemas. */
 const SCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-/** Keywords of the project's ajv that are not JSON Schema: kept as x- extensions. */
+/** Keywords of the project's ajv and RJSF's enumNames, which are not JSON Schema: kept as x- extensions. */
 const RENAMED: Record<string, string> = Object.fromEntries(
-  ['errorMessage', ...PROJECT_KEYWORDS].filter((k) => !k.startsWith('x-')).map((k) => [k, `x-${k}`]),
+  ['errorMessage', 'enumNames', ...PROJECT_KEYWORDS].filter((k) => !k.startsWith('x-')).map((k) => [k, `x-${k}`]),
 );
 
 /** A copy of a JSON Schema that OpenAPI 3.1 accepts: ajv-only keywords renamed to x- extensions. */
@@ -83,20 +87,64 @@ function failure(description: string) {
   return { description, content: json(ref('Failure')) };
 }
 
-/** The responses of an operation: success, refusal, and the access failures of its level. */
-function responses(route: CollectedRoute, success: unknown, extra: Record<number, string> = {}) {
-  const out: Record<string, unknown> = {
-    '200': { description: '成功（result 为 true，error_code 为 0）', content: json(success) },
-    '400': failure(`请求被拒绝：数据不符合要求时为 20001（${errorText(20001)}），errors 列出各字段的中文错误信息；其他原因见 error_code 与 message`),
-  };
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The refusals of an operation by HTTP status: the error codes, and texts that say more. */
+type Refusals = Map<number, { codes: number[]; notes: string[] }>;
+
+function addRefusal(out: Refusals, status: number, codes: number[], note?: string) {
+  const entry = out.get(status) ?? { codes: [], notes: [] };
+  for (const c of codes) if (!entry.codes.includes(c)) entry.codes.push(c);
+  if (note && !entry.notes.includes(note)) entry.notes.push(note);
+  out.set(status, entry);
+}
+
+/**
+ * What a route can refuse: what its declaration implies (its schemas and JSON body → 20001, its access
+ * level and needs → 21110, 21104, 41014, 21111, a write from another site → 21112, its bucket_name →
+ * 21905), then what the route says (config.openapi.errors, whose texts name their codes) and the
+ * section notes (./section-notes.ts).
+ */
+function refusalsOf(route: CollectedRoute, codes: Record<number, number[]> = {}, texts: Record<number, string> = {}): Refusals {
+  const out: Refusals = new Map();
+  if (route.querystring || route.params || route.body || !SAFE_METHODS.has(route.method)) addRefusal(out, 400, [VALIDATION_ERROR_CODE]);
   if (route.access && route.access !== 'public') {
-    out['401'] = failure(`未登录或登录已失效：21110（${errorText(21110)}）`);
-    out['403'] = failure(
-      route.access === 'parent' ? `账号已冻结：21104；子账号调用：21111（${errorText(21111)}）` : `账号已冻结：21104（${errorText(21104)}）`,
-    );
+    addRefusal(out, 401, [21110]);
+    addRefusal(out, 403, [21104, 41014]);
+    if (route.needs?.length) addRefusal(out, 403, [21111]);
   }
-  for (const [status, text] of Object.entries(extra)) out[status] = failure(text);
+  if (!SAFE_METHODS.has(route.method)) addRefusal(out, 403, [21112]);
+  if (route.bucket) addRefusal(out, 404, [21905]);
+  for (const [status, list] of Object.entries(codes)) addRefusal(out, Number(status), list);
+  for (const [status, text] of Object.entries(texts)) {
+    const named = [...text.matchAll(/\b([1-4]\d{4})\b/g)].map((m) => Number(m[1])).filter((c) => ERROR_TEXTS[c] !== undefined);
+    addRefusal(out, Number(status), named, text);
+  }
   return out;
+}
+
+function refusalResponse(status: number, r: { codes: number[]; notes: string[] }) {
+  const lead = status === 400 && r.codes.includes(VALIDATION_ERROR_CODE) ? '数据不符合要求时为 20001，errors 列出各字段的中文错误信息。' : '';
+  const notes = r.notes.length ? `${r.notes.join('；')}。` : '';
+  const codes = r.codes.length ? `错误码：${r.codes.map((c) => `${c}（${errorText(c)}）`).join('；')}` : '';
+  return { description: `${lead}${notes}${codes}` || '请求被拒绝', 'x-error-codes': r.codes, content: json(ref('Failure')) };
+}
+
+/** The responses of an operation: success, then every refusal it can give with its error codes. */
+function responses(route: CollectedRoute, success: unknown, codes: Record<number, number[]> = {}, texts: Record<number, string> = {}) {
+  const out: Record<string, unknown> = { '200': { description: '成功（result 为 true，error_code 为 0）', content: json(success) } };
+  const refusals = refusalsOf(route, codes, texts);
+  for (const status of [...refusals.keys()].sort((a, b) => a - b)) out[String(status)] = refusalResponse(status, refusals.get(status)!);
+  return out;
+}
+
+/**
+ * A route answering something other than the envelope (a document, a download): its own 200, and the
+ * envelope refusals when it can refuse (signed-in routes, parameters, declared errors).
+ */
+function rawResponses(route: CollectedRoute, raw: NonNullable<RouteDoc['raw']>, codes: Record<number, number[]>, texts: Record<number, string>) {
+  const ok = { description: raw.description, content: { [raw.contentType]: { schema: raw.contentType.includes('json') ? { type: 'object' } : { type: 'string' } } } };
+  return { ...responses(route, ref('Success'), codes, texts), '200': ok };
 }
 
 function describe(name: string, s: JsonSchema): { description?: string } {
@@ -130,8 +178,13 @@ function operationId(method: string, path: string): string {
   return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 }
 
+function noteOf(route: CollectedRoute): { summary?: string; description?: string; errors?: Record<number, number[]> } | undefined {
+  const key = `${route.method} ${route.url}`;
+  return ROUTE_NOTES[key] ?? SECTION_NOTES[key];
+}
+
 function baseOperation(route: CollectedRoute, path: string) {
-  const note = ROUTE_NOTES[`${route.method} ${route.url}`];
+  const note = noteOf(route);
   const summary = route.doc?.summary ?? route.summary ?? note?.summary;
   const description = route.doc?.description ?? route.description ?? note?.description;
   return {
@@ -154,16 +207,26 @@ function routeOperation(route: CollectedRoute, ids: string[]) {
     ...pathParameters(route, isSettings ? { id: { type: 'string', enum: ids, description: '设置 ID（schemas/settings/<id>/）' } } : {}),
     ...queryParameters(route.querystring),
   ];
-  const extra: Record<number, string> = { ...route.doc?.errors };
-  if (isSettings) extra[404] = `设置不存在：21202（${errorText(21202)}）`;
+  const codes: Record<number, number[]> = { ...noteOf(route)?.errors };
+  if (isSettings) Object.assign(codes, route.method === 'GET' ? SETTING_READ_REFUSALS : SETTING_WRITE_REFUSALS);
+  const texts: Record<number, string> = { ...route.doc?.errors };
   return {
     ...baseOperation(route, path),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: json(toOpenApiSchema(route.body)) } } : {}),
-    responses: route.doc?.raw
-      ? { '200': { description: route.doc.raw.description, content: { [route.doc.raw.contentType]: { schema: route.doc.raw.contentType.includes('json') ? { type: 'object' } : { type: 'string' } } } } }
-      : responses(route, ref('Success'), extra),
+    responses: route.doc?.raw ? rawResponses(route, route.doc.raw, codes, texts) : responses(route, ref('Success'), codes, texts),
   };
+}
+
+/** What the settings routes refuse (src/server/settings/routes.ts; 23802 src/server/live/routes.ts). */
+const SETTING_READ_REFUSALS: Record<number, number[]> = { 400: [21201], 404: [21202] };
+const SETTING_WRITE_REFUSALS: Record<number, number[]> = { 400: [21201, 21207], 403: [21210, 23802], 404: [21202] };
+
+/** The error codes a declaration's rules.ts can refuse with (`code: 21205`), read from its folder. */
+function ruleCodes(d: Declaration): number[] {
+  const file = d.dir ? path.join(d.dir, 'rules.ts') : undefined;
+  if (!file || !fs.existsSync(file)) return [];
+  return [...new Set([...fs.readFileSync(file, 'utf8').matchAll(/\bcode:\s*(\d{5})\b/g)].map((m) => Number(m[1])))].filter((c) => ERROR_TEXTS[c] !== undefined);
 }
 
 /** GET and POST of one declared setting: `/api/settings/<id>/`. */
@@ -185,7 +248,7 @@ function settingOperations(d: Declaration, get: CollectedRoute | undefined, post
   };
   const path = `/api/settings/${id}/`;
   const kinds = `适用的服务类型：${d.meta.kinds.map((k) => KINDS[k]?.title ?? k).join('、')}；标签页：${TAB_LABELS[d.meta.tab] ?? d.meta.tab}。`;
-  const notFound = { 404: `设置不存在：21202（${errorText(21202)}）` };
+  const writeRefusals = { ...SETTING_WRITE_REFUSALS, 400: [...SETTING_WRITE_REFUSALS[400], ...ruleCodes(d)] };
   const ops: Record<string, unknown> = {};
   if (get) {
     ops.get = {
@@ -194,7 +257,7 @@ function settingOperations(d: Declaration, get: CollectedRoute | undefined, post
       summary: `读取「${title}」`,
       description: `读取一个服务的「${title}」配置；从未保存时为模式的默认值。${kinds}`,
       parameters: queryParameters(get.querystring),
-      responses: responses(get, success, { ...notFound }),
+      responses: responses(get, success, SETTING_READ_REFUSALS),
       'x-setting': id,
     };
   }
@@ -206,7 +269,7 @@ function settingOperations(d: Declaration, get: CollectedRoute | undefined, post
       summary: `保存「${title}」`,
       description: `校验并保存一个服务的「${title}」配置（模式、规范化与跨设置规则，与控制台相同的中文错误信息）。${kinds}`,
       requestBody: { required: true, content: json(settingBodySchema(d, bucketName)) },
-      responses: responses(post, success, { ...notFound }),
+      responses: responses(post, success, writeRefusals),
       'x-setting': id,
     };
   }
@@ -240,6 +303,15 @@ export function buildOpenApi(table: readonly CollectedRoute[], registry: Setting
     for (const d of declarations) paths[`/api/settings/${d.meta.id}/`] = settingOperations(d, getSetting, postSetting);
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b)));
+  // paths that differ only by a trailing slash would share an operation id: the later one gets a suffix
+  const seenIds = new Set<string>();
+  for (const ops of Object.values(sortedPaths)) {
+    for (const op of Object.values(ops)) {
+      let id = op.operationId as string;
+      for (let n = 2; seenIds.has(id); n++) id = `${op.operationId}_${n}`;
+      seenIds.add((op.operationId = id));
+    }
+  }
   const usedTags = new Set(Object.values(sortedPaths).flatMap((ops) => Object.values(ops).flatMap((o: any) => o.tags ?? [])));
 
   return {
@@ -251,7 +323,7 @@ export function buildOpenApi(table: readonly CollectedRoute[], registry: Setting
         '由服务端的路由表与设置声明自动生成。所有响应使用统一的信封：成功时 {result: true, error_code: 0, data}，失败时 {result: false, error_code, message, errors?}，message 为中文提示。x-access 标明调用权限：public 公开、user 已登录用户、parent 仅主账号；x-needs 列出子账号须持有的权限（parent_only 表示仅主账号，其余权限持有其一即可）；x-bucket 表示须能访问 bucket_name 指定的服务（query 或 body）。',
     },
     servers: [{ url: '/' }],
-    tags: TAGS.filter((t) => usedTags.has(t.name)),
+    tags: TAGS.filter((t) => usedTags.has(t.name)).map(({ name, description }) => ({ name, description })),
     paths: sortedPaths,
     components: {
       securitySchemes: {
