@@ -56,10 +56,10 @@ test('ordering beyond the balance shows the amount to top up and the link to rec
   await expect(page).toHaveURL(/\/services\/create\/ddos\/\?package=enterprise$/);
   for (const node of ['华南-广州 BGP', '华北-北京 BGP', '西南-成都 电信']) await page.getByText(node, { exact: true }).click();
   await page.getByText('12 个月（付 10 个月）').click();
-  await expect(page.getByTestId('ddos-price')).toContainText('¥512000.00');
+  await expect(page.getByTestId('ddos-price')).toContainText('¥512,000.00');
   await page.getByRole('button', { name: '提交订单' }).click();
   await expect(page).toHaveURL(/\/services\/create\/ddos\/pay\?package=enterprise&order=\d+&nodesId2Name=/);
-  await expect(page.getByTestId('ddos-pay-price')).toHaveText('¥512000.00');
+  await expect(page.getByTestId('ddos-pay-price')).toHaveText('¥512,000.00');
   await page.getByRole('button', { name: '使用余额支付' }).click();
   const short = page.locator('.ddos-short');
   await expect(short).toContainText('账户余额不足，请先充值');

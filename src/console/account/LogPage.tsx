@@ -4,11 +4,11 @@
  */
 import { useEffect, useState } from 'react';
 import { Button, Callout, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import type { CursorPager } from '../../shared/buckets';
 import { LOG_PAGE_SIZE, type LogEntry } from '../../shared/oplog';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
+import { formatAt } from '../../shared/format';
 
 type Cursor = { since?: number; max?: number };
 
@@ -70,7 +70,7 @@ export default function LogPage() {
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <td className="log-time">{dayjs(r.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                <td className="log-time">{formatAt(r.created_at, 'YYYY-MM-DD HH:mm:ss')}</td>
                 <td>{r.username ?? '—'}</td>
                 <td>
                   <Tag minimal intent={intentOf(r.action)}>

@@ -7,7 +7,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, H3, H5, Spinner, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import profileSchema from '../../../schemas/forms/profile/schema.json';
 import profileUi from '../../../schemas/forms/profile/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
@@ -16,6 +15,7 @@ import { notify } from '../common/toaster';
 import type { FieldError } from '../../shared/errors';
 import { eventNumber } from '../../shared/events';
 import { maskMiddle, VERIFY_STATES, type VerificationInfo } from '../../shared/security';
+import { formatAt } from '../../shared/format';
 
 interface Profile {
   username: string;
@@ -104,7 +104,7 @@ export default function ProfilePage() {
           <dt>邮箱</dt>
           <dd>{data.email ?? '未绑定'}</dd>
           <dt>注册时间</dt>
-          <dd>{dayjs(data.created_at).format('YYYY-MM-DD HH:mm')}</dd>
+          <dd>{formatAt(data.created_at, 'YYYY-MM-DD HH:mm')}</dd>
           <dt>实名认证</dt>
           <dd className="profile-verify">
             <Tag intent={STATE_INTENT[v.status]} minimal className="verify-state">

@@ -16,6 +16,7 @@ import { BILLING_NAV, type BillingUsage, type HideableItem } from '../../shared/
 import { errorText } from '../../shared/errors';
 import type { BillingContext } from './common';
 import './billing.css';
+import { formatCount, formatMoney } from '../../shared/format';
 
 /** Pages a 'detail' listed account may not open: bill detail, billing history, invoice detail. */
 const DETAIL_PAGES = [/^\/billing\/bills\/[^/]+\/?$/, /^\/billing\/history\/?$/, /^\/billing\/invoicingDetail\//];
@@ -63,13 +64,13 @@ export default function BillingLayout() {
               <small>{usage?.money_decimal ?? ''}</small>
             </div>
             <div className="billing-stat-sub">
-              充值余额 {usage ? usage.actual_charge.toFixed(2) : '-'} 元 · 赠送金额 {usage ? usage.gift.toFixed(2) : '-'} 元
+              充值余额 {usage ? formatMoney(usage.actual_charge) : '-'} 元 · 赠送余额 {usage ? formatMoney(usage.gift) : '-'} 元
             </div>
           </Card>
         )}
         <Card>
           <div className="billing-stat-label">累计返利（元）</div>
-          <div className="billing-stat-value">{usage ? usage.total_rebate.toFixed(2) : '-'}</div>
+          <div className="billing-stat-value">{usage ? formatMoney(usage.total_rebate) : '-'}</div>
         </Card>
         <Card>
           <div className="billing-stat-label">可用代金券</div>
@@ -88,7 +89,7 @@ export default function BillingLayout() {
         <Card>
           <div className="billing-stat-label">剩余转码时长</div>
           <div className="billing-stat-value">
-            {usage ? Math.floor(usage.transcode_remains / 60000).toLocaleString('en-US') : '-'}
+            {usage ? formatCount(Math.floor(usage.transcode_remains / 60000)) : '-'}
             <small>分钟</small>
           </div>
         </Card>

@@ -17,6 +17,7 @@ import { api, failureText } from '../api/client';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { KINDS, SERVICE_KINDS, type ServiceKind } from '../../shared/services';
 import { isChild, landingFor, mayUse, visibleKinds } from '../../shared/permissions';
+import { formatMoney } from '../../shared/format';
 
 export default function DashboardPage() {
   const session = useAtomValue(sessionAtom);
@@ -48,7 +49,7 @@ export default function DashboardPage() {
   const { user, usage } = session;
   const kinds = visibleKinds(user, SERVICE_KINDS);
   const showBalance = !isChild(user) || mayUse(user, ['bill']);
-  const [whole, cents] = usage.money.toFixed(2).split('.');
+  const [whole, cents] = formatMoney(usage.money).split('.');
   return (
     <div className="dashboard">
       <H3>概览</H3>
@@ -76,7 +77,7 @@ export default function DashboardPage() {
               <span className="balance-dec">.{cents}</span>
             </div>
             <div className="balance-detail">
-              充值余额 {usage.actual_charge.toFixed(2)} 元 · 赠送余额 {usage.gift.toFixed(2)} 元
+              充值余额 {formatMoney(usage.actual_charge)} 元 · 赠送余额 {formatMoney(usage.gift)} 元
             </div>
             {!isChild(user) && (
               <Link to="/billing/charge/" className="bp6-button bp6-intent-primary bp6-small recharge-link">

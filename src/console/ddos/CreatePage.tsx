@@ -11,6 +11,7 @@ import orderUi from '../../../schemas/forms/ddos_order/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
 import { api } from '../api/client';
 import { packageOf } from '../../shared/ddos';
+import { formatMoney } from '../../shared/format';
 import { FailureCallout, toFailure, type Failure } from './common';
 import './ddos.css';
 
@@ -71,8 +72,8 @@ export default function CreatePage() {
         <div className="ddos-price" data-testid="ddos-price">
           {quote ? (
             <>
-              应付金额：<strong>¥{quote.price}</strong>
-              {quote.original_price !== quote.price && <s className="ddos-original">¥{quote.original_price}</s>}
+              应付金额：<strong>¥{formatMoney(Number(quote.price))}</strong>
+              {quote.original_price !== quote.price && <s className="ddos-original">¥{formatMoney(Number(quote.original_price))}</s>}
             </>
           ) : (
             '请选择套餐、防护节点和购买时长'

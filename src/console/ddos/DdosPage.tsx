@@ -42,8 +42,9 @@ import { ddosList, FailureCallout, StatusTag, toFailure, type Failure } from './
 import { FlowChart, formatValue, type FlowSeries } from './FlowChart';
 import { Pager, RuleTable, type CursorQuery } from './RuleTable';
 import './ddos.css';
+import { formatAt } from '../../shared/format';
 
-const fmt = (t: string | null) => (t ? dayjs(t).format('YYYY-MM-DD HH:mm') : '—');
+const fmt = (t: string | null) => (t ? formatAt(t, 'YYYY-MM-DD HH:mm') : '—');
 
 function useInstances() {
   const [instances, setInstances] = useState<DdosInstance[] | null>(null);

@@ -4,7 +4,7 @@ import { Group } from '@visx/group';
 import { scaleLinear } from '@visx/scale';
 import { AxisBottom, AxisLeft } from '@visx/axis';
 import { AreaClosed, LinePath } from '@visx/shape';
-import dayjs from 'dayjs';
+import { timeTicks, timeTickLabel } from '../../shared/time-axis';
 import { GBPS } from '../../shared/ddos';
 
 export interface FlowSeries {
@@ -51,6 +51,7 @@ export function FlowChart({ series, color }: { series: FlowSeries; color: string
   const t0 = pts[0]?.time ?? 0;
   const t1 = pts[pts.length - 1]?.time ?? 1;
   const x = scaleLinear({ domain: [t0, Math.max(t1, t0 + 1)], range: [0, innerW] });
+  const ticks = timeTicks(t0, t1, Math.max(2, Math.floor(innerW / 90)));
   const y = scaleLinear({ domain: [0, Math.max(series.peak / scale, 1e-9) * 1.1], range: [innerH, 0], nice: true });
   return (
     <div className="ddos-chart" ref={ref} data-testid={`ddos-flow-${series.type}`}>
@@ -66,7 +67,7 @@ export function FlowChart({ series, color }: { series: FlowSeries; color: string
             <AreaClosed data={pts} x={(p) => x(p.time)} y={(p) => y(p.value / scale)} yScale={y} fill={color} fillOpacity={0.15} />
             <LinePath data={pts} x={(p) => x(p.time)} y={(p) => y(p.value / scale)} stroke={color} strokeWidth={1.5} />
             <AxisLeft scale={y} numTicks={4} tickFormat={(v) => (series.unit === 'bps' ? `${Number(v)} G` : compact(Number(v)))} />
-            <AxisBottom top={innerH} scale={x} numTicks={Math.max(2, Math.floor(innerW / 110))} tickFormat={(v) => dayjs.unix(Number(v)).format('MM-DD HH:mm')} />
+            <AxisBottom top={innerH} scale={x} tickValues={ticks.values} tickFormat={(v) => timeTickLabel(Number(v), ticks)} />
           </Group>
         </svg>
       )}

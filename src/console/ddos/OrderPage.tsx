@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, Card, H3, H4, Icon } from '@blueprintjs/core';
 import { DDOS_PACKAGES } from '../../shared/ddos';
 import './ddos.css';
+import { formatMoney } from '../../shared/format';
 
 export default function OrderPage() {
   const navigate = useNavigate();
@@ -19,7 +20,7 @@ export default function OrderPage() {
           <Card key={p.id} className="ddos-package" data-testid={`ddos-package-${p.id}`}>
             <H4>{p.name}</H4>
             <div className="ddos-package-price">
-              ¥{p.price_month.toLocaleString('zh-CN')}
+              ¥{formatMoney(p.price_month)}
               <small> / IP / 月</small>
             </div>
             <ul>

@@ -14,6 +14,7 @@ import { loadSession } from '../session';
 import { CHARGE_LINK, ddosPrice, packageOf } from '../../shared/ddos';
 import { FailureCallout, toFailure, type Failure } from './common';
 import './ddos.css';
+import { formatMoney } from '../../shared/format';
 
 function parse<T>(text: string | null, fallback: T): T {
   try {
@@ -87,11 +88,11 @@ export default function PayPage() {
             </tr>
             <tr>
               <th>应付金额</th>
-              <td data-testid="ddos-pay-price">¥{price.toFixed(2)}</td>
+              <td data-testid="ddos-pay-price">¥{formatMoney(price)}</td>
             </tr>
             <tr>
               <th>账户余额</th>
-              <td>¥{balance.toFixed(2)}</td>
+              <td>¥{formatMoney(balance)}</td>
             </tr>
           </tbody>
         </HTMLTable>

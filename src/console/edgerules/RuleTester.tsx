@@ -6,13 +6,13 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Callout, Collapse, FormGroup, HTMLSelect, HTMLTable, InputGroup, Tag, TextArea, type Intent } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { failureText, ApiFailure } from '../api/client';
 import { COUNTRIES, type EdgeOutcome, type EdgeRuleInput, type HeaderChange, type RuleOutcomeKind, type SampleRequest } from '../../shared/edgerules';
 import { requestErrors } from '../../../schemas/forms/edge_rule/validate';
 import { LIVE_TEXTS, outcomeText, predictedOutcome, type LiveAnswer } from '../../shared/edgerules/live';
 import { edgeApi, type TestAnswer } from './api';
 import { bytesText, METHOD_OPTIONS } from './model';
+import { formatAt } from '../../shared/format';
 
 export const OUTCOME_LABELS: Record<RuleOutcomeKind, { text: string; intent: Intent }> = {
   matched: { text: '命中', intent: 'success' },
@@ -334,7 +334,8 @@ export function RuleTester({ bucketName, defaultHost = '', editing, ip }: RuleTe
   const [headers, setHeaders] = useState('User-Agent: Mozilla/5.0');
   const [cookieText, setCookieText] = useState('');
   const [post, setPost] = useState('');
-  const [time, setTime] = useState(() => dayjs().format('YYYY-MM-DDTHH:mm'));
+  // 北京时间, whatever the browser's zone: shown and read as UTC+8
+  const [time, setTime] = useState(() => formatAt(new Date(), 'YYYY-MM-DD HH:mm').replace(' ', 'T'));
   const [more, setMore] = useState(false);
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<TestAnswer | null>(null);
@@ -353,7 +354,7 @@ export function RuleTester({ bucketName, defaultHost = '', editing, ip }: RuleTe
 
   const request = useMemo((): SampleRequest => {
     const q = uri.indexOf('?');
-    const t = dayjs(time);
+    const t = Date.parse(`${time}:00+08:00`) / 1000;
     return {
       method,
       scheme,
@@ -365,7 +366,7 @@ export function RuleTester({ bucketName, defaultHost = '', editing, ip }: RuleTe
       post: lines(post, /^([^=]+)=(.*)$/),
       ...(clientIp.trim() ? { ip: clientIp.trim() } : {}),
       ...(country ? { country } : {}),
-      ...(t.isValid() ? { time: t.unix() } : {}),
+      ...(Number.isFinite(t) ? { time: t } : {}),
     };
   }, [method, scheme, host, uri, headers, cookieText, post, clientIp, country, time]);
   const errors = requestErrors(request);

@@ -11,12 +11,11 @@ import {
   Alert, AnchorButton, Breadcrumbs, Button, ButtonGroup, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup,
   HTMLTable, Icon, InputGroup, NonIdealState, ProgressBar, Spinner, type BreadcrumbProps,
 } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import { sessionAtom } from '../state';
 import { errorText, fillText, HTTP_4XX_TEXT, HTTP_5XX_TEXT, TRANSPORT_FAILURE_TEXT } from '../../shared/errors';
-import { formatSize } from '../../shared/format';
+import { formatAt, formatSize } from '../../shared/format';
 import type { CursorPager } from '../../shared/buckets';
 import {
   FILE_MANAGE_BLOCKED, FILE_MANAGE_BLOCKED_STATES, FILE_TEXTS, FOLDER_PAGE_SIZE, UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, validName, type FileEntry,
@@ -199,7 +198,7 @@ export default function FileManager({ bucketName, kindSection }: { bucketName: s
                 </td>
                 <td>{e.type === 'folder' ? '—' : formatSize(e.size)}</td>
                 <td>{e.type === 'folder' ? '目录' : e.content_type ?? '—'}</td>
-                <td>{dayjs(e.updated_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                <td>{formatAt(e.updated_at, 'YYYY-MM-DD HH:mm:ss')}</td>
                 <td>
                   {e.type === 'file' && <AnchorButton minimal small icon="download" text="下载" href={folderUrl(bucketName, e.path)} download={e.name} />}
                   <Button minimal small intent="danger" icon="trash" text="删除" onClick={() => setToDelete(e)} />

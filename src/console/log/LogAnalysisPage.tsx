@@ -12,8 +12,10 @@ import { Bar } from '@visx/shape';
 import { AxisBottom, AxisLeft } from '@visx/axis';
 import { api, failureText } from '../api/client';
 import type { BucketInfo } from '../../shared/buckets';
+import { KINDS, type ServiceKind } from '../../shared/services';
 import { dayOf } from '../../shared/stats/time';
 import { ACCESS_LOG_DAYS, type AnalysisResult, type AnalysisRow, type LogArchive } from '../../shared/monitor';
+import { formatCount } from '../../shared/format';
 
 const formatBytes = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(2)} MB` : `${(n / 1024).toFixed(2)} KB`);
 
@@ -59,7 +61,7 @@ function ServiceList() {
               {shown.map((b) => (
                 <tr key={b.bucket_id}>
                   <td>{b.bucket_name}</td>
-                  <td>{b.kind}</td>
+                  <td>{KINDS[b.kind as ServiceKind]?.title ?? b.kind}</td>
                   <td>{b.remark ?? ''}</td>
                   <td>
                     <Link to={`/log/log_analy/${encodeURIComponent(b.bucket_name)}/`}>日志分析</Link>
@@ -93,7 +95,7 @@ function TopTable({ title, rows, label }: { title: string; rows: AnalysisRow[]; 
             {rows.map((r) => (
               <tr key={r.key}>
                 <td className="mono log-key">{r.key}</td>
-                <td>{r.count.toLocaleString('zh-CN')}</td>
+                <td>{formatCount(r.count)}</td>
                 <td>{formatBytes(r.bytes)}</td>
               </tr>
             ))}
@@ -190,7 +192,7 @@ function ServiceLogs({ name }: { name: string }) {
         ) : (
           <>
             <Callout className="log-summary">
-              {result.date} 共 {result.total.toLocaleString('zh-CN')} 次请求，流量 {formatBytes(result.bytes)}（按 UTC+8 自然日统计）
+              {result.date} 共 {formatCount(result.total)} 次请求，流量 {formatBytes(result.bytes)}（按 UTC+8 自然日统计）
             </Callout>
             <div className="log-grid">
               <TopTable title="热门 URL" rows={result.urls} label="URL" />
@@ -222,7 +224,7 @@ function ServiceLogs({ name }: { name: string }) {
               <tr key={a.domain + a.hour}>
                 <td>{a.domain}</td>
                 <td>{a.hour} - {a.hour.slice(11, 13)}:59</td>
-                <td>{a.records.toLocaleString('zh-CN')}</td>
+                <td>{formatCount(a.records)}</td>
                 <td>
                   <a href={a.url} download>
                     下载（gzip）

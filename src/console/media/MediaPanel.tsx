@@ -5,7 +5,6 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, ProgressBar, Spinner, Tag, type Intent } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import avSchema from '../../../schemas/forms/av_pretreatment/schema.json';
 import avUi from '../../../schemas/forms/av_pretreatment/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
@@ -14,6 +13,7 @@ import { notify } from '../common/toaster';
 import type { FieldError } from '../../shared/errors';
 import type { CursorPager } from '../../shared/buckets';
 import { MEDIA_FIELDS, MEDIA_POLL_MS, MEDIA_STATUS_TEXTS, MEDIA_TASK_PAGE_SIZE, MEDIA_TASK_TYPES, TASKLIST_TIMEOUT_MS, TASKLIST_TIMEOUT_TEXT, type MediaTask, type MediaTaskType } from '../../shared/media';
+import { formatAt } from '../../shared/format';
 
 const STATUS_INTENT: Record<MediaTask['status'], Intent> = { waiting: 'none', processing: 'primary', success: 'success', failed: 'danger' };
 const ALL_FIELDS = [...new Set(Object.values(MEDIA_FIELDS).flat())];
@@ -146,7 +146,7 @@ export default function MediaPanel({ bucketName, locked }: { bucketName: string;
                       </span>
                     )}
                   </td>
-                  <td>{dayjs(t.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                  <td>{formatAt(t.created_at, 'YYYY-MM-DD HH:mm:ss')}</td>
                 </tr>
               ))}
             </tbody>

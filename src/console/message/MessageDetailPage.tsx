@@ -5,12 +5,12 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { Callout, Card, H3, Spinner, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import { MESSAGE_TYPES } from '../../shared/messages';
 import { MESSAGE_TEXTS, type AccountMessage } from '../../shared/message-centre';
 import { refreshUnread } from './unread';
 import './message.css';
+import { formatAt } from '../../shared/format';
 
 export default function MessageDetailPage() {
   const { cat = 'account', id } = useParams();
@@ -35,7 +35,7 @@ export default function MessageDetailPage() {
         <Card className="message-detail">
           <H3>{m.title}</H3>
           <div className="message-meta">
-            <Tag minimal>{MESSAGE_TYPES[m.type]}</Tag> {dayjs.unix(m.create_at).format('YYYY-MM-DD HH:mm:ss')}
+            <Tag minimal>{MESSAGE_TYPES[m.type]}</Tag> {formatAt(m.create_at, 'YYYY-MM-DD HH:mm:ss')}
           </div>
           <div className="message-body">{m.body}</div>
           {m.link && (

@@ -7,13 +7,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { Alert, Button, ButtonGroup, Callout, Checkbox, H3, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import { MESSAGE_TYPES, type MessageType } from '../../shared/messages';
 import { MESSAGE_PAGE_SIZE, MESSAGE_STATUS_TEXTS, MESSAGE_TEXTS, type AccountMessage } from '../../shared/message-centre';
 import { refreshUnread } from './unread';
 import './message.css';
+import { formatAt } from '../../shared/format';
 
 type Unread = { total: number; by_type: Record<MessageType, number> };
 const TYPES = Object.keys(MESSAGE_TYPES) as MessageType[];
@@ -146,7 +146,7 @@ export default function MessagePage() {
                   <div className="message-summary">{m.summary}</div>
                 </td>
                 <td>{MESSAGE_TYPES[m.type]}</td>
-                <td className="log-time">{dayjs.unix(m.create_at).format('YYYY-MM-DD HH:mm')}</td>
+                <td className="log-time">{formatAt(m.create_at, 'YYYY-MM-DD HH:mm')}</td>
                 <td>
                   <Tag minimal intent={m.status === 'unread' ? 'primary' : 'none'}>
                     {MESSAGE_STATUS_TEXTS[m.status]}

@@ -5,7 +5,6 @@
  */
 import { useMemo, useState } from 'react';
 import { Alert, Button, Callout, Card, H3, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import taskSchema from '../../../schemas/forms/monitor_task/schema.json';
 import taskUi from '../../../schemas/forms/monitor_task/ui.json';
 import { api } from '../api/client';
@@ -14,6 +13,7 @@ import { notify } from '../common/toaster';
 import { notifyingCall, useConfirmedAction, useLoaded } from '../common/useList';
 import { settingIO } from '../services/settingIO';
 import { formatMetric, MONITOR_MAX_TASKS, MONITOR_METRICS, MONITOR_OPERATORS, MONITOR_STATE_LABELS, type MonitorTask } from '../../shared/monitor';
+import { formatAt } from '../../shared/format';
 
 type TaskForm = Omit<MonitorTask, 'id' | 'visible' | 'state' | 'last_value' | 'checked_at' | 'created_at'>;
 const EMPTY: Partial<TaskForm> = { metric: 'bandwidth', operator: 'gt', period: 5, buckets: [], notify_message: true, notify_sms: false };
@@ -75,7 +75,7 @@ export default function AlarmPage() {
                   <td>{[t.notify_message && '站内消息', t.notify_sms && '短信'].filter(Boolean).join('、')}</td>
                   <td>
                     <StateTag task={t} />
-                    {t.checked_at && <div className="muted">{dayjs(t.checked_at).format('MM-DD HH:mm')} 检查</div>}
+                    {t.checked_at && <div className="muted">{formatAt(t.checked_at, 'MM-DD HH:mm')} 检查</div>}
                   </td>
                   <td>
                     <Switch checked={t.visible} onChange={(e) => void setVisible(t, e.currentTarget.checked)} aria-label={`在云监控中显示 ${t.name}`} />

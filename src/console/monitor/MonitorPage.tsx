@@ -6,12 +6,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { Button, Callout, Card, H3, H5, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import { sessionAtom } from '../state';
 import { mayOpen } from '../access';
 import { formatMetric, MONITOR_METRICS, type MonitorAlert, type MonitorTask } from '../../shared/monitor';
 import { conditionText, StateTag } from './AlarmPage';
+import { formatAt } from '../../shared/format';
 
 export default function MonitorPage() {
   const session = useAtomValue(sessionAtom);
@@ -59,7 +59,7 @@ export default function MonitorPage() {
               <div className="monitor-value">{t.last_value === null ? '-' : formatMetric(t.metric, t.last_value)}</div>
               <div className="muted">{MONITOR_METRICS[t.metric].label} · {t.buckets.join('、')}</div>
               <div className="muted">告警条件：{conditionText(t)}</div>
-              <div className="muted">{t.checked_at ? `最近检查 ${dayjs(t.checked_at).format('YYYY-MM-DD HH:mm:ss')}` : '尚未检查'}</div>
+              <div className="muted">{t.checked_at ? `最近检查 ${formatAt(t.checked_at, 'YYYY-MM-DD HH:mm:ss')}` : '尚未检查'}</div>
             </Card>
           ))
         )}
@@ -85,8 +85,8 @@ export default function MonitorPage() {
                   <td>{a.task_name}</td>
                   <td>{formatMetric(a.metric, a.value)}</td>
                   <td>{formatMetric(a.metric, a.threshold)}</td>
-                  <td>{dayjs(a.started_at).format('YYYY-MM-DD HH:mm:ss')}</td>
-                  <td>{a.recovered_at ? dayjs(a.recovered_at).format('YYYY-MM-DD HH:mm:ss') : <Tag intent="danger" minimal>告警中</Tag>}</td>
+                  <td>{formatAt(a.started_at, 'YYYY-MM-DD HH:mm:ss')}</td>
+                  <td>{a.recovered_at ? formatAt(a.recovered_at, 'YYYY-MM-DD HH:mm:ss') : <Tag intent="danger" minimal>告警中</Tag>}</td>
                 </tr>
               ))}
             </tbody>

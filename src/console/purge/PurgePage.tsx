@@ -8,7 +8,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, H3, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import purgeUrlSchema from '../../../schemas/forms/purge_url/schema.json';
 import purgeUrlUi from '../../../schemas/forms/purge_url/ui.json';
 import purgeRuleSchema from '../../../schemas/forms/purge_rule/schema.json';
@@ -20,6 +19,7 @@ import { api, ApiFailure, failureText } from '../api/client';
 import { useLoaded } from '../common/useList';
 import type { FieldError } from '../../shared/errors';
 import { PURGE_KIND_LABELS, PURGE_STATUS_LABELS, PURGE_TEXTS, type PurgeKind, type PurgeQuota, type PurgeTask } from '../../shared/purge';
+import { formatCount, formatAt } from '../../shared/format';
 
 interface FormDef {
   kind: PurgeKind;
@@ -43,7 +43,7 @@ function QuotaTag({ quota }: { quota?: PurgeQuota }) {
   if (!quota) return null;
   return (
     <Tag minimal intent={quota.remaining === 0 ? 'danger' : 'none'} className="purge-quota">
-      今日剩余 {quota.remaining.toLocaleString('zh-CN')} / {quota.limit.toLocaleString('zh-CN')} 条
+      今日剩余 {formatCount(quota.remaining)} / {formatCount(quota.limit)} 条
     </Tag>
   );
 }
@@ -205,8 +205,8 @@ function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
                 <td>
                   <Tag minimal intent={r.status === 'success' ? 'success' : r.status === 'failed' ? 'danger' : 'primary'}>{PURGE_STATUS_LABELS[r.status]}</Tag>
                 </td>
-                <td>{dayjs(r.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
-                <td>{r.finished_at ? dayjs(r.finished_at).format('YYYY-MM-DD HH:mm:ss') : '-'}</td>
+                <td>{formatAt(r.created_at, 'YYYY-MM-DD HH:mm:ss')}</td>
+                <td>{r.finished_at ? formatAt(r.finished_at, 'YYYY-MM-DD HH:mm:ss') : '-'}</td>
                 <td className="purge-outcome">{outcomeOf(r)}</td>
               </tr>
             ))}

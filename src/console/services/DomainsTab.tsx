@@ -5,7 +5,6 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, H5, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import addDomainSchema from '../../../schemas/forms/add_domain/schema.json';
 import addDomainUi from '../../../schemas/forms/add_domain/ui.json';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
@@ -16,6 +15,7 @@ import { notify } from '../common/toaster';
 import type { CursorPager } from '../../shared/buckets';
 import { SEARCH_DEBOUNCE_MS } from '../../shared/services';
 import { CNAME_STATUS_TEXTS, DOMAIN_PAGE_SIZE, DOMAIN_TEXTS, domainText, type CnameStatus, type DomainEntry } from '../../shared/domains';
+import { formatAt } from '../../shared/format';
 
 interface ListAnswer { data: DomainEntry[]; pager: CursorPager; total: number; limit: number; default_domain: string | null }
 
@@ -145,7 +145,7 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
                 <td>
                   <CnameState entry={d} />
                 </td>
-                <td>{dayjs(d.created_at).format('YYYY-MM-DD HH:mm')}</td>
+                <td>{formatAt(d.created_at, 'YYYY-MM-DD HH:mm')}</td>
                 <td>
                   <Button variant="minimal" size="small" text="检查" onClick={() => void checkOne(d)} />
                   <Button variant="minimal" size="small" intent="danger" text="删除" onClick={() => (locked ? notify(locked, 'danger') : setRemoving(d))} />

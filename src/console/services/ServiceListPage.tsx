@@ -6,7 +6,6 @@ import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Button, Callout, H3, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import { api, failureText } from '../api/client';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { CreateServiceButton } from './CreateServiceDialog';
@@ -14,6 +13,7 @@ import { CREATE_PERMISSION, mayUse } from '../../shared/permissions';
 import { kindBySection, KINDS, SEARCH_DEBOUNCE_MS, SERVICE_LIST_PAGE_SIZE, tabName } from '../../shared/services';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
+import { formatAt } from '../../shared/format';
 
 type Cursor = { since?: number; max?: number };
 
@@ -117,7 +117,7 @@ export default function ServiceListPage() {
                     </Tag>
                   ))}
                 </td>
-                <td>{dayjs(b.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                <td>{formatAt(b.created_at, 'YYYY-MM-DD HH:mm:ss')}</td>
                 <td>
                   <Link to={`/services/${b.bucket_name}/${firstTab}/`}>配置</Link>
                 </td>

@@ -13,6 +13,7 @@ import { today } from '../../shared/stats/params';
 import { DateRange } from './selectors';
 import { StatsNav, useAuthorizedService, useFlowTypes } from './common';
 import { BarChart } from './charts';
+import { formatCount } from '../../shared/format';
 
 export default function FlowTopPage() {
   const authorized = useAuthorizedService();
@@ -89,7 +90,7 @@ export default function FlowTopPage() {
                     <td>{formatBytes(d.bytes)}</td>
                     <td>{formatRequests(d.reqs)}</td>
                     <td>{formatBandwidth(d.peak_bandwidth)}</td>
-                    {flowType === 'scdn' && <td>{(d.xss + d.sql + d.other).toLocaleString('zh-CN')}</td>}
+                    {flowType === 'scdn' && <td>{formatCount(d.xss + d.sql + d.other)}</td>}
                     <td>{d.share}%</td>
                   </tr>
                 ))}

@@ -10,7 +10,8 @@ import { Group } from '@visx/group';
 import { scaleLinear, scaleBand } from '@visx/scale';
 import { AxisBottom, AxisLeft, AxisRight } from '@visx/axis';
 import { LinePath, AreaClosed, Line, Pie, Bar } from '@visx/shape';
-import { formatTime, formatClock, dayOf, DAY_S } from '../../shared/stats/time';
+import { formatTime } from '../../shared/stats/time';
+import { timeTicks, timeTickLabel } from '../../shared/time-axis';
 import { axisMax } from '../../shared/stats/units';
 
 export const COLORS = ['#2d72d2', '#29a634', '#d9822b', '#7961db', '#d13913', '#00a396', '#db2c6f', '#8f398f', '#946638', '#634dbf', '#5f6b7c'];
@@ -57,11 +58,6 @@ export function thin(times: number[], series: number[][], columns: number): { id
   return { idx };
 }
 
-function timeTick(t: number, granularity: number, span: number): string {
-  if (granularity >= DAY_S || span > 3 * DAY_S) return dayOf(t).slice(5);
-  if (span > DAY_S) return `${dayOf(t).slice(5)} ${formatClock(t)}`;
-  return formatClock(t);
-}
 
 export function TrendChart(props: {
   times: number[];
@@ -102,7 +98,8 @@ export function TrendChart(props: {
   const leftMax = props.leftMax ?? axisMax(Math.max(0, ...left.flatMap((s) => s.values), props.line95?.value ?? 0));
   const yL = scaleLinear({ domain: [0, Math.max(leftMax, props.line95 ? props.line95.value * 1.05 : 0)], range: [innerH, 0], nice: false });
   const yR = scaleLinear({ domain: [0, props.rightMax ?? axisMax(Math.max(0, ...right.flatMap((s) => s.values)))], range: [innerH, 0] });
-  const span = t1 - t0;
+  // ticks on whole hours and days, one date per day (src/shared/time-axis.ts)
+  const ticks = timeTicks(t0, t1, Math.min(8, Math.max(2, Math.floor(innerW / 90))));
   const onMove = (e: React.MouseEvent<SVGRectElement>) => {
     const box = e.currentTarget.getBoundingClientRect();
     const t = x.invert(e.clientX - box.left);
@@ -160,7 +157,7 @@ export function TrendChart(props: {
             )}
             <AxisLeft scale={yL} numTicks={5} label={props.leftUnit} labelOffset={40} tickLabelProps={{ fontSize: 11, fill: '#5f6b7c' }} />
             {props.rightUnit && <AxisRight left={innerW} scale={yR} numTicks={5} label={props.rightUnit} labelOffset={40} tickLabelProps={{ fontSize: 11, fill: '#5f6b7c' }} />}
-            <AxisBottom top={innerH} scale={x} numTicks={Math.min(8, Math.max(2, Math.floor(innerW / 110)))} tickFormat={(v) => timeTick(Number(v), props.granularity, span)} tickLabelProps={{ fontSize: 11, fill: '#5f6b7c' }} />
+            <AxisBottom top={innerH} scale={x} tickValues={ticks.values} tickFormat={(v) => timeTickLabel(Number(v), ticks)} tickLabelProps={{ fontSize: 11, fill: '#5f6b7c' }} />
             {hover !== null && times[hover] !== undefined && <line x1={x(times[hover])} x2={x(times[hover])} y1={0} y2={innerH} stroke="#8f99a8" strokeDasharray="3 3" />}
             <rect width={innerW} height={innerH} fill="transparent" onMouseMove={onMove} onMouseLeave={() => setHover(null)} data-testid={props.testId ? `${props.testId}-overlay` : undefined} />
           </Group>

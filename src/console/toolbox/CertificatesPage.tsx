@@ -7,7 +7,6 @@ import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, 
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { FreeApplyPanel } from './FreeApplyPanel';
 import { OrdersPanel } from './orders/OrdersPanel';
-import dayjs from 'dayjs';
 import certificateSchema from '../../../schemas/forms/certificate/schema.json';
 import certificateUi from '../../../schemas/forms/certificate/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
@@ -17,8 +16,9 @@ import { notify } from '../common/toaster';
 import type { CertificateInfo } from '../../shared/certificates';
 import type { CursorPager } from '../../shared/buckets';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
+import { formatAt } from '../../shared/format';
 
-const DATE = 'YYYY-MM-DD HH:mm:ss';
+const DATE = 'YYYY-MM-DD HH:mm:ss' as const;
 
 /** What each upload status means to a person (spec 002 §4: 0 parsed … 4 key mismatch). */
 export const STATUS_TEXT: Record<number, string> = {
@@ -120,7 +120,7 @@ export default function CertificatesPage() {
                 </td>
                 <td>{c.bound?.length ? c.bound.map((d) => <Tag key={d} minimal className="domain-tag">{d}</Tag>) : <span className="muted">未绑定</span>}</td>
                 <td>{c.issuer}</td>
-                <td>{dayjs(c.valid_to).format(DATE)}</td>
+                <td>{formatAt(c.valid_to, DATE)}</td>
                 <td>
                   <DaysLeft days={c.days_left} />
                 </td>
@@ -177,7 +177,7 @@ function ViewDialog({ certificate: c, onClose }: { certificate: CertificateInfo 
               <tr><th>通用名称</th><td>{c.common_name}</td></tr>
               <tr><th>包含域名</th><td>{c.domains.join('，')}</td></tr>
               <tr><th>颁发机构</th><td>{c.issuer}</td></tr>
-              <tr><th>有效期</th><td>{dayjs(c.valid_from).format(DATE)} 至 {dayjs(c.valid_to).format(DATE)}</td></tr>
+              <tr><th>有效期</th><td>{formatAt(c.valid_from, DATE)} 至 {formatAt(c.valid_to, DATE)}</td></tr>
               <tr><th>剩余天数</th><td><DaysLeft days={c.days_left} /></td></tr>
               <tr><th>序列号</th><td className="mono">{c.serial}</td></tr>
               <tr><th>SHA-256 指纹</th><td className="mono">{c.fingerprint}</td></tr>
@@ -224,7 +224,7 @@ function UploadDialog({ onClose, onUploaded }: { onClose(): void; onUploaded(): 
               <>
                 <p>通用名称：{result.info.common_name}</p>
                 <p>包含域名：{result.info.domains.join('，')}</p>
-                <p>到期时间：{dayjs(result.info.valid_to).format(DATE)}</p>
+                <p>到期时间：{formatAt(result.info.valid_to, DATE)}</p>
               </>
             ) : (
               <p>{result.message}</p>

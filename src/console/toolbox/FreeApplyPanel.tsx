@@ -5,7 +5,6 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import freeSchema from '../../../schemas/forms/certificate_free/schema.json';
 import freeUi from '../../../schemas/forms/certificate_free/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
@@ -15,6 +14,7 @@ import { notify } from '../common/toaster';
 import { FREE_AGENTS, SSLPACK_LINK, type ApplyStatus, type CertificateApplication, type FreeAgent } from '../../shared/certificates';
 import { Link } from 'react-router-dom';
 import type { CursorPager } from '../../shared/buckets';
+import { formatAt } from '../../shared/format';
 
 const STATUS_INTENT: Record<ApplyStatus, Intent> = { dcv: 'warning', pending: 'primary', processing: 'primary', issued: 'success', failed: 'danger' };
 const CALL: Record<FreeAgent, string> = {
@@ -167,8 +167,8 @@ export function FreeApplyPanel({ onIssued }: { onIssued?(): void }) {
                   </Tag>
                   {r.status === 'failed' && r.error && <div className="muted apply-error">{r.error}</div>}
                 </td>
-                <td>{r.valid_to ? dayjs(r.valid_to).format('YYYY-MM-DD') : '-'}</td>
-                <td>{dayjs(r.created_at).format('YYYY-MM-DD HH:mm')}</td>
+                <td>{r.valid_to ? formatAt(r.valid_to, 'YYYY-MM-DD') : '-'}</td>
+                <td>{formatAt(r.created_at, 'YYYY-MM-DD HH:mm')}</td>
               </tr>
             ))}
           </tbody>

@@ -7,7 +7,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import orderSchema from '../../../schemas/forms/work_order/schema.json';
 import orderUi from '../../../schemas/forms/work_order/ui.json';
 import { api, failureText } from '../api/client';
@@ -15,6 +14,7 @@ import { FormDialog } from '../common/FormDialog';
 import { notify } from '../common/toaster';
 import { useLoaded } from '../common/useList';
 import { ATTACHMENT_HELP, WORK_ORDER_STATUS_LABELS, WORK_ORDER_TYPES, type WorkOrderAttachment, type WorkOrderReply, type WorkOrderStatus, type WorkOrderSummary } from '../../shared/monitor';
+import { formatAt } from '../../shared/format';
 
 const typeName = (id: string) => WORK_ORDER_TYPES.find((t) => t.id === id)?.name ?? id;
 const statusIntent = (s: WorkOrderStatus) => (s === 'replied' ? 'success' : s === 'pending' ? 'primary' : 'none');
@@ -133,8 +133,8 @@ export default function WorkOrderPage() {
                   <td>
                     <Tag minimal intent={statusIntent(r.status)}>{WORK_ORDER_STATUS_LABELS[r.status]}</Tag>
                   </td>
-                  <td>{r.replies ? `${r.replies} 条，最近 ${dayjs(r.last_reply_at).format('MM-DD HH:mm')}` : '暂无'}</td>
-                  <td>{dayjs(r.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                  <td>{r.replies ? `${r.replies} 条，最近 ${formatAt(r.last_reply_at, 'MM-DD HH:mm')}` : '暂无'}</td>
+                  <td>{formatAt(r.created_at, 'YYYY-MM-DD HH:mm:ss')}</td>
                 </tr>
               ))}
             </tbody>
@@ -267,7 +267,7 @@ function DetailDialog({ id, onClose, onChanged }: { id: number; onClose(): void;
         ) : (
           <>
             <div className="work-meta">
-              <Tag minimal intent={statusIntent(detail.status)}>{WORK_ORDER_STATUS_LABELS[detail.status]}</Tag> {typeName(detail.type)} · 提交于 {dayjs(detail.created_at).format('YYYY-MM-DD HH:mm:ss')}
+              <Tag minimal intent={statusIntent(detail.status)}>{WORK_ORDER_STATUS_LABELS[detail.status]}</Tag> {typeName(detail.type)} · 提交于 {formatAt(detail.created_at, 'YYYY-MM-DD HH:mm:ss')}
             </div>
             <Card className="work-message">
               <p className="pre-wrap">{detail.content}</p>
@@ -276,7 +276,7 @@ function DetailDialog({ id, onClose, onChanged }: { id: number; onClose(): void;
             {detail.replies.map((r) => (
               <Card key={r.id} className={`work-message work-reply-${r.author}`}>
                 <H5>
-                  {r.author === 'support' ? `技术支持 ${r.author_name}` : r.author_name} <span className="muted">{dayjs(r.created_at).format('YYYY-MM-DD HH:mm:ss')}</span>
+                  {r.author === 'support' ? `技术支持 ${r.author_name}` : r.author_name} <span className="muted">{formatAt(r.created_at, 'YYYY-MM-DD HH:mm:ss')}</span>
                 </H5>
                 <p className="pre-wrap">{r.content}</p>
                 <FileLinks files={r.attachments} />

@@ -1,6 +1,7 @@
 /**
  * Units of spec 001 §9: bytes are 1024-based (B … TB), bandwidth 1000-based (bps … Tbps, default
- * Kbps), request counts in 次 / 千次 / 万次 / 千万次; values rounded to 3 decimals; the axis maximum is
+ * Kbps), request counts in the natural Chinese units 次 / 万次 / 亿次 (issue 20; spec 001 §9 names only the
+ * rate units, below); values rounded to 3 decimals; the axis maximum is
  * 1.1 × the peak in the chosen unit, rounded up, at least 1.
  */
 export interface Unit {
@@ -26,11 +27,11 @@ export const BANDWIDTH_UNITS: Unit[] = [
 
 export const REQUEST_UNITS: Unit[] = [
   { label: '次', factor: 1 },
-  { label: '千次', factor: 1e3 },
   { label: '万次', factor: 1e4 },
-  { label: '千万次', factor: 1e7 },
+  { label: '亿次', factor: 1e8 },
 ];
 
+/** Spec 001 §9: "per second, thousand, ten-thousand, ten-million per second". */
 export const RATE_UNITS: Unit[] = [
   { label: '次/秒', factor: 1 },
   { label: '千次/秒', factor: 1e3 },

@@ -4,11 +4,11 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import dayjs from 'dayjs';
 import { Button, ButtonGroup, Callout, Dialog, DialogBody, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../../api/client';
 import { REFERRAL_PAGE_SIZE, type Invitation, type InvitationDetail } from '../../../shared/referrals';
 import type { CursorPager } from '../../../shared/buckets';
+import { formatMoney, formatAt } from '../../../shared/format';
 
 interface ListAnswer {
   invitations: Invitation[];
@@ -17,8 +17,8 @@ interface ListAnswer {
   rebate_total: number;
 }
 
-const day = (s: string) => dayjs(s).format('YYYY-MM-DD HH:mm');
-const yuan = (n: number) => `${n.toFixed(2)} 元`;
+const day = (s: string) => formatAt(s, 'YYYY-MM-DD HH:mm');
+const yuan = (n: number) => `${formatMoney(n)} 元`;
 
 export default function ListPage() {
   const navigate = useNavigate();
@@ -71,7 +71,7 @@ export default function ListPage() {
                     <td>{i.username}</td>
                     <td>{day(i.registered_at)}</td>
                     <td>{i.verify_status === 'yes' ? <Tag intent="success">已认证</Tag> : <Tag>未认证</Tag>}</td>
-                    <td>{dayjs(i.rebate_until).format('YYYY-MM-DD')}</td>
+                    <td>{formatAt(i.rebate_until, 'YYYY-MM-DD')}</td>
                     <td>{yuan(i.rebate)}</td>
                     <td>
                       <Button variant="minimal" intent="primary" text="明细" onClick={() => void open(i.invitee_id)} />
@@ -92,7 +92,7 @@ export default function ListPage() {
           {detail && (
             <>
               <p>
-                {detail.invitee.username}，注册于 {day(detail.invitee.registered_at)}，返利截止 {dayjs(detail.invitee.rebate_until).format('YYYY-MM-DD')}
+                {detail.invitee.username}，注册于 {day(detail.invitee.registered_at)}，返利截止 {formatAt(detail.invitee.rebate_until, 'YYYY-MM-DD')}
               </p>
               {detail.credits.length === 0 ? (
                 <p>暂无返利记录</p>

@@ -26,6 +26,7 @@ import { AMOUNT_CAL_LABELS, SERVICE_TYPE_LABELS, UNBOUNDED, discountText, type P
 import { formatTime } from '../../../shared/stats/time';
 import { billPeriod } from './BillsPage';
 import { yuan3 } from '../common';
+import { formatMoney } from '../../../shared/format';
 
 const n3 = (v: number) => round3(v).toFixed(3);
 
@@ -206,15 +207,15 @@ export default function BillDetailPage() {
       <div className="bill-summary">
         <Card>
           <div className="billing-stat-label">应付金额（元）</div>
-          <div className="billing-stat-value">{yuan3(bill.original)}</div>
+          <div className="billing-stat-value">{formatMoney(bill.original)}</div>
         </Card>
         <Card>
           <div className="billing-stat-label">代金券抵扣（元）</div>
-          <div className="billing-stat-value">{yuan3(bill.voucher_deduct)}</div>
+          <div className="billing-stat-value">{formatMoney(bill.voucher_deduct)}</div>
         </Card>
         <Card>
           <div className="billing-stat-label">余额扣款（元）</div>
-          <div className="billing-stat-value">{yuan3(bill.settlement)}</div>
+          <div className="billing-stat-value">{formatMoney(bill.settlement)}</div>
         </Card>
         <Card>
           <div className="billing-stat-label">状态</div>

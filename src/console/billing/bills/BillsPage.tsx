@@ -9,7 +9,7 @@ import { api, failureText } from '../../api/client';
 import { PageLinks } from '../orders/PageLinks';
 import { BILL_STATUS_LABELS, BILL_TYPE_LABELS, BILLS_PAGE_SIZE, type BillSummary, type BillType } from '../../../shared/billing/bills';
 import { dayOf } from '../../../shared/stats/time';
-import { yuan3 } from '../common';
+import { formatMoney } from '../../../shared/format';
 import { ThresholdCard } from './ThresholdCard';
 
 export function billPeriod(b: Pick<BillSummary, 'type' | 'start_time'>): string {
@@ -72,9 +72,9 @@ export default function BillsPage() {
                   </Tag>
                 </td>
                 <td>{billPeriod(b)}</td>
-                <td className="billing-num">{yuan3(b.original)}</td>
-                <td className="billing-num">{yuan3(b.voucher_deduct)}</td>
-                <td className="billing-num">{yuan3(b.settlement)}</td>
+                <td className="billing-num">{formatMoney(b.original)}</td>
+                <td className="billing-num">{formatMoney(b.voucher_deduct)}</td>
+                <td className="billing-num">{formatMoney(b.settlement)}</td>
                 <td>{BILL_STATUS_LABELS[b.status] ?? b.status}</td>
                 <td>
                   <Link to={`/billing/bills/${b.id}/`}>查看详情</Link>

@@ -9,6 +9,7 @@ import { DeclarationForm } from '../../../../renderers/DeclarationForm';
 import schema from '../../../../schemas/forms/bill_threshold/schema.json';
 import ui from '../../../../schemas/forms/bill_threshold/ui.json';
 import type { FieldError } from '../../../shared/errors';
+import { formatMoney } from '../../../shared/format';
 
 export function ThresholdCard() {
   const [current, setCurrent] = useState<number | null | undefined>(undefined);
@@ -50,7 +51,7 @@ export function ThresholdCard() {
   };
   return (
     <Card className="threshold-card" style={{ marginBottom: 16 }}>
-      <div className="billing-stat-label">余额提醒{current !== undefined && (current === null ? '：未设置' : `：低于 ${current.toFixed(2)} 元时提醒`)}</div>
+      <div className="billing-stat-label">余额提醒{current !== undefined && (current === null ? '：未设置' : `：低于 ${formatMoney(current)} 元时提醒`)}</div>
       <div className="voucher-activate">
         <div>
           <DeclarationForm formRef={formRef} schema={schema} ui={ui} formData={form} errors={failure?.errors} onChange={(d: { threshold?: number }) => setForm(d)} />

@@ -14,6 +14,7 @@ import { useBilling } from '../common';
 import { PayMethodChooser } from './PayMethods';
 import { RECHARGE_AMOUNT_TEXT, RECHARGE_MAX, RECHARGE_MIN, RECHARGE_PRESETS, hasAtMostTwoDecimals, rechargeGift, type OrderRow, type PayMethod, type RechargeDiscount } from '../../../shared/billing-money';
 import type { Usage } from '../../../shared/account';
+import { formatMoney } from '../../../shared/format';
 
 interface Pending {
   order_no: string;
@@ -103,13 +104,13 @@ export default function ChargePage() {
       <Card className="charge-balance">
         <span>当前余额</span>
         <strong className="charge-balance-value" data-testid="charge-balance">
-          {usage ? `${usage.money.toFixed(2)} 元` : '—'}
+          {usage ? `${formatMoney(usage.money)} 元` : '—'}
         </strong>
-        {usage && <span className={Classes.TEXT_MUTED}>（充值余额 {usage.actual_charge.toFixed(2)} 元，赠送余额 {usage.gift.toFixed(2)} 元）</span>}
+        {usage && <span className={Classes.TEXT_MUTED}>（充值余额 {formatMoney(usage.actual_charge)} 元，赠送余额 {formatMoney(usage.gift)} 元）</span>}
       </Card>
       {paid ? (
         <Callout intent="success" title="充值成功" className="charge-done">
-          已充值 {paid.amount.toFixed(2)} 元{paid.gift > 0 ? `，赠送 ${paid.gift.toFixed(2)} 元` : ''}，订单号 {paid.order_no}。
+          已充值 {formatMoney(paid.amount)} 元{paid.gift > 0 ? `，赠送 ${formatMoney(paid.gift)} 元` : ''}，订单号 {paid.order_no}。
           <div className="charge-actions">
             <Button onClick={() => { setPending(null); setPaid(null); }}>继续充值</Button>
             {referer ? <Link to={referer} className={`${Classes.BUTTON} ${Classes.INTENT_PRIMARY}`}>返回</Link> : <Link to="/billing/history/">查看充值记录</Link>}
@@ -117,7 +118,7 @@ export default function ChargePage() {
         </Callout>
       ) : pending ? (
         <Card className="charge-qr">
-          <H5>请使用支付宝扫码支付 {pending.amount.toFixed(2)} 元</H5>
+          <H5>请使用支付宝扫码支付 {formatMoney(pending.amount)} 元</H5>
           <QrCode value={pending.pay_url} />
           <p className={Classes.TEXT_MUTED}>
             订单号 {pending.order_no}。支付完成后本页会自动刷新；手机无法扫码时可
@@ -149,7 +150,7 @@ export default function ChargePage() {
                   单笔充值满 {t.min} 元赠送 {t.rate}%
                 </Tag>
               ))}
-              {gift > 0 && <span> 本次赠送 {gift.toFixed(2)} 元</span>}
+              {gift > 0 && <span> 本次赠送 {formatMoney(gift)} 元</span>}
             </p>
           )}
           <PayMethodChooser supported={['alipay']} value={method} onChange={setMethod} />

@@ -9,6 +9,7 @@ import { Link } from 'react-router-dom';
 import { Button, Callout, ControlGroup, FormGroup, InputGroup, Radio, RadioGroup } from '@blueprintjs/core';
 import { api, ApiFailure, failureText } from '../../api/client';
 import { activePayMethod, CHARGE_PATH, PAY_METHOD_LABELS, PAY_METHODS, topUpText, type PayMethod } from '../../../shared/billing-money';
+import { formatMoney } from '../../../shared/format';
 
 export function PayMethodChooser({ supported, value, onChange, balance }: { supported: readonly PayMethod[]; value?: string | null; onChange(m: PayMethod): void; balance?: number }) {
   const active = activePayMethod(supported, value);
@@ -19,7 +20,7 @@ export function PayMethodChooser({ supported, value, onChange, balance }: { supp
     <FormGroup label="支付方式">
       <RadioGroup inline selectedValue={active} onChange={(e) => onChange(e.currentTarget.value as PayMethod)}>
         {PAY_METHODS.filter((m) => supported.includes(m)).map((m) => (
-          <Radio key={m} value={m} label={m === 'balance' && balance !== undefined ? `${PAY_METHOD_LABELS[m]}（可用 ${balance.toFixed(2)} 元）` : PAY_METHOD_LABELS[m]} />
+          <Radio key={m} value={m} label={m === 'balance' && balance !== undefined ? `${PAY_METHOD_LABELS[m]}（可用 ${formatMoney(balance)} 元）` : PAY_METHOD_LABELS[m]} />
         ))}
       </RadioGroup>
     </FormGroup>

@@ -6,6 +6,7 @@ import { api, ApiFailure, failureText } from '../../api/client';
 import { notify } from '../../common/toaster';
 import type { FieldError } from '../../../shared/errors';
 import { INVOICE_AMOUNT_TEXT, hasAtMostTwoDecimals } from '../../../shared/billing-money';
+import { formatMoney } from '../../../shared/format';
 
 export default function CreateInvoicingPage() {
   const [params] = useSearchParams();
@@ -42,7 +43,7 @@ export default function CreateInvoicingPage() {
       <H4>申请开票</H4>
       <Card>
         {message && <Callout intent="danger">{message}</Callout>}
-        <FormGroup label="开票金额（元）" helperText={err('/amount') ?? `最多可开票 ${available.toFixed(2)} 元`} intent={err('/amount') ? 'danger' : 'none'}>
+        <FormGroup label="开票金额（元）" helperText={err('/amount') ?? `最多可开票 ${formatMoney(available)} 元`} intent={err('/amount') ? 'danger' : 'none'}>
           <NumericInput aria-label="开票金额" min={0.01} max={available} minorStepSize={0.01} value={amount} onValueChange={setAmount} />
         </FormGroup>
         <FormGroup label="发票抬头" helperText={infos.length ? err('/info_id') : <Link to="/billing/invoicing/">请先添加发票抬头</Link>} intent={err('/info_id') ? 'danger' : 'none'}>

@@ -6,6 +6,7 @@ import { api, failureText } from '../../api/client';
 import { INVOICE_STATUS, INVOICE_TYPES } from '../../../shared/billing-money';
 import type { InvoiceRow } from './InvoicingPage';
 import { formatTime } from '../../../shared/stats/time';
+import { formatMoney } from '../../../shared/format';
 
 export default function InvoicingDetailPage() {
   const { id } = useParams();
@@ -18,7 +19,7 @@ export default function InvoicingDetailPage() {
   if (!row) return <Spinner size={24} />;
   const lines: [string, string][] = [
     ['状态', INVOICE_STATUS[row.status]],
-    ['金额', `${row.amount.toFixed(2)} 元`],
+    ['金额', `${formatMoney(row.amount)} 元`],
     ['发票类型', INVOICE_TYPES[row.info.type as keyof typeof INVOICE_TYPES] ?? ''],
     ['发票抬头', row.info.title],
     ['纳税人识别号', row.info.tax_no],

@@ -12,6 +12,7 @@ import { PageLinks } from '../orders/PageLinks';
 import { INVOICE_PAGE_SIZE, INVOICE_STATUS, INVOICE_TYPES, type InvoiceConsume, type InvoiceStatus } from '../../../shared/billing-money';
 import { VALUE_KINDS, ValueDialog, type ValueKind } from './ValueDialog';
 import { formatTime } from '../../../shared/stats/time';
+import { formatMoney } from '../../../shared/format';
 
 export interface InvoiceRow {
   invoice_id: number;
@@ -102,8 +103,8 @@ export default function InvoicingPage() {
     <div className="billing-invoicing">
       <H4>发票管理</H4>
       <Card className="invoice-consume">
-        <span>可开票金额</span> <strong data-testid="invoice-available">{consume ? consume.available.toFixed(2) : '—'}</strong> 元
-        {consume && <span className={Classes.TEXT_MUTED}>（累计 {consume.total.toFixed(2)} 元，开具中 {consume.freeze.toFixed(2)} 元，已开具 {consume.invoiced.toFixed(2)} 元）</span>}
+        <span>可开票金额</span> <strong data-testid="invoice-available">{consume ? formatMoney(consume.available) : '—'}</strong> 元
+        {consume && <span className={Classes.TEXT_MUTED}>（累计 {formatMoney(consume.total)} 元，开具中 {formatMoney(consume.freeze)} 元，已开具 {formatMoney(consume.invoiced)} 元）</span>}
         <Button intent="primary" disabled={!consume || consume.available <= 0} onClick={() => consume && navigate(`/billing/createInvoicing/?cat=billing&total=${consume.available}&freeze=${consume.freeze}&listNumber=${total}`)}>
           申请开票
         </Button>
@@ -132,7 +133,7 @@ export default function InvoicingPage() {
                       <tr key={r.invoice_id}>
                         <td>{formatTime(r.create_at)}</td>
                         <td>{r.info.title}</td>
-                        <td>{r.amount.toFixed(2)}</td>
+                        <td>{formatMoney(r.amount)}</td>
                         <td>
                           <Tag minimal>{INVOICE_STATUS[r.status]}</Tag>
                         </td>
@@ -156,7 +157,7 @@ export default function InvoicingPage() {
         <Tab id="info" title="发票抬头" panel={<Saved kind="info" />} />
         <Tab id="address" title="收件地址" panel={<Saved kind="address" />} />
       </Tabs>
-      <H5 className={Classes.TEXT_MUTED}>发票按实际到账的充值与在线支付金额开具，赠送金额与代金券不开票。</H5>
+      <H5 className={Classes.TEXT_MUTED}>发票按实际到账的充值与在线支付金额开具，赠送余额与代金券不开票。</H5>
       <Alert isOpen={deleting !== null} cancelButtonText="取消" confirmButtonText="删除" intent="danger" onCancel={() => setDeleting(null)} onConfirm={() => deleting && void remove(deleting)}>
         确定删除这条开票申请吗？
       </Alert>

@@ -9,6 +9,7 @@ import { PageLinks } from './PageLinks';
 import { DateRange, rangeQuery, todayCst } from './DateRange';
 import { ORDER_KIND_LABELS, ORDERS_PAGE_SIZE, PAY_METHOD_LABELS, type OrderRow } from '../../../shared/billing-money';
 import { addDays, formatTime } from '../../../shared/stats/time';
+import { formatMoney } from '../../../shared/format';
 
 export default function OrdersPage() {
   const [start, setStart] = useState(() => addDays(todayCst(), -89));
@@ -72,8 +73,8 @@ export default function OrdersPage() {
                 <td>{ORDER_KIND_LABELS[o.kind] ?? o.kind}</td>
                 <td>{o.title}</td>
                 <td>
-                  {o.amount.toFixed(2)}
-                  {o.gift > 0 ? `（赠送 ${o.gift.toFixed(2)}）` : ''}
+                  {formatMoney(o.amount)}
+                  {o.gift > 0 ? `（赠送 ${formatMoney(o.gift)}）` : ''}
                 </td>
                 <td>{o.pay_method ? PAY_METHOD_LABELS[o.pay_method] : ''}</td>
               </tr>

@@ -17,6 +17,7 @@ import type { FieldError } from '../../../shared/errors';
 import { MAX_PAYEES, maskAccount, RECEIVE_TYPES, REBATE_MIN, type PayeeInfo, type RebateTotals } from '../../../shared/billing-money';
 import { PayeeDialog } from './PayeeDialog';
 import { useBilling } from '../common';
+import { formatMoney } from '../../../shared/format';
 
 export default function RebateApplyPage() {
   const [params] = useSearchParams();
@@ -87,7 +88,7 @@ export default function RebateApplyPage() {
     <div className="billing-rebate-apply">
       <H4>申请提现</H4>
       <Callout intent="primary" className="rebate-apply-amounts">
-        累计可提现返利 {amounts.total.toFixed(2)} 元，审核中 {amounts.freeze.toFixed(2)} 元，实际可提现 <strong>{amounts.available.toFixed(2)}</strong> 元。单笔申请 20 元起。
+        累计可提现返利 {formatMoney(amounts.total)} 元，审核中 {formatMoney(amounts.freeze)} 元，实际可提现 <strong>{formatMoney(amounts.available)}</strong> 元。单笔申请 20 元起。
       </Callout>
       <Card>
         {message && <Callout intent="danger">{message}</Callout>}

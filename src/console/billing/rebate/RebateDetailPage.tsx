@@ -8,6 +8,7 @@ import { Callout, Card, H4, HTMLTable, Tag } from '@blueprintjs/core';
 import { DRAW_TYPES, maskAccount, maskName, RECEIVE_TYPES, REBATE_STATUS, type RebateRecord } from '../../../shared/billing-money';
 import { STATUS_INTENT } from './RebateListPage';
 import { formatTime } from '../../../shared/stats/time';
+import { formatMoney } from '../../../shared/format';
 
 const time = (s: number | null) => (s ? formatTime(s) : '');
 
@@ -28,7 +29,7 @@ export default function RebateDetailPage() {
             </tr>
             <tr>
               <th>申请金额</th>
-              <td>{rebate.sum.toFixed(2)} 元</td>
+              <td>{formatMoney(rebate.sum)} 元</td>
             </tr>
             <tr>
               <th>提现方式</th>

@@ -13,6 +13,7 @@ import { DateRange, rangeQuery, todayCst } from '../orders/DateRange';
 import { useBilling } from '../common';
 import { addDays, formatTime } from '../../../shared/stats/time';
 import { DRAW_TYPES, REBATE_EMPTY_TEXT, REBATE_MIN, REBATE_PAGE_SIZE, REBATE_STATUS, REBATE_TEXTS, type RebateRecord, type RebateTotals } from '../../../shared/billing-money';
+import { formatMoney } from '../../../shared/format';
 
 export const STATUS_INTENT = { INIT: 'warning', DONE: 'success', CANCEL: 'none' } as const;
 
@@ -75,15 +76,15 @@ export default function RebateListPage() {
       <Card className="rebate-amounts">
         <div>
           <span>累计可提现返利</span>
-          <strong data-testid="rebate-total">{amounts ? amounts.total.toFixed(2) : '—'}</strong> 元
+          <strong data-testid="rebate-total">{amounts ? formatMoney(amounts.total) : '—'}</strong> 元
         </div>
         <div>
           <span>审核中（冻结）</span>
-          <strong data-testid="rebate-freeze">{amounts ? amounts.freeze.toFixed(2) : '—'}</strong> 元
+          <strong data-testid="rebate-freeze">{amounts ? formatMoney(amounts.freeze) : '—'}</strong> 元
         </div>
         <div>
           <span>实际可提现</span>
-          <strong data-testid="rebate-available">{amounts ? amounts.available.toFixed(2) : '—'}</strong> 元
+          <strong data-testid="rebate-available">{amounts ? formatMoney(amounts.available) : '—'}</strong> 元
         </div>
         <Button intent="primary" onClick={manage}>
           申请提现
@@ -118,7 +119,7 @@ export default function RebateListPage() {
             {rows.map((r) => (
               <tr key={r.rebate_id}>
                 <td>{formatTime(r.create_at)}</td>
-                <td>{r.sum.toFixed(2)}</td>
+                <td>{formatMoney(r.sum)}</td>
                 <td>{DRAW_TYPES[r.draw_type]}</td>
                 <td>
                   <Tag minimal intent={STATUS_INTENT[r.status]}>{REBATE_STATUS[r.status]}</Tag>

@@ -10,6 +10,7 @@ import { Button, Callout, Card, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../../api/client';
 import { RESOURCE_KIND_LABELS, type ResourceSpec } from '../../../shared/billing/resources';
 import { useResourceKind } from './kind';
+import { formatMoney } from '../../../shared/format';
 
 type Spec = ResourceSpec & { index: number; available: boolean };
 
@@ -59,7 +60,7 @@ export default function BuyPage() {
               {s.name} {s.promo && <Tag intent="warning" minimal>优惠</Tag>}
             </h5>
             <div className="billing-stat-value">
-              {s.price.toLocaleString('en-US')} <small>元</small>
+              {formatMoney(s.price)} <small>元</small>
             </div>
             <div className="bill-line-explain">{s.description}</div>
             {!s.available && <div className="bill-line-explain">近 3 个月已购买过优惠包</div>}
@@ -68,7 +69,7 @@ export default function BuyPage() {
       </div>
       <div className="billing-foot">
         <Button intent="primary" large disabled={!chosen.available} onClick={() => navigate(`/billing/${kind}/pay/?cat=billing&resource=${chosen.id}`)}>
-          立即购买（{chosen.price.toLocaleString('en-US')} 元）
+          立即购买（{formatMoney(chosen.price)} 元）
         </Button>
       </div>
     </div>

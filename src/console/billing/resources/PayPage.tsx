@@ -14,6 +14,7 @@ import { RESOURCE_KIND_LABELS, findSpec, type ResourceKind, type ResourcePackage
 import { formatTime } from '../../../shared/stats/time';
 import { useBilling } from '../common';
 import { useResourceKind } from './kind';
+import { formatMoney } from '../../../shared/format';
 
 const SUPPORTED = ['balance'] as const;
 const LOOKUP_PAGE = 100;
@@ -128,7 +129,7 @@ export default function PayPage() {
           </tr>
           <tr>
             <th>应付金额</th>
-            <td>{spec.price.toFixed(2)} 元</td>
+            <td>{formatMoney(spec.price)} 元</td>
           </tr>
         </tbody>
       </HTMLTable>

@@ -15,6 +15,7 @@ import { formatTime } from '../../../shared/stats/time';
 import { count, useBilling } from '../common';
 import { useResourceKind } from './kind';
 import { UsageRecords, hasUsageRecords } from './UsageRecords';
+import { formatMoney } from '../../../shared/format';
 
 const STATUS = { VALID: '生效中', USED: '已用完', EXPIRED: '已过期' } as const;
 const PAGE = 10;
@@ -100,7 +101,7 @@ export default function ResourcesPage() {
                 <td className="billing-num">
                   {count(p.remain)} {p.unit}
                 </td>
-                <td className="billing-num">{p.price.toFixed(2)}</td>
+                <td className="billing-num">{formatMoney(p.price)}</td>
                 <td>{formatTime(p.starts_at)}</td>
                 <td>{formatTime(p.expires_at)}</td>
                 <td>

@@ -15,6 +15,7 @@ import type { FieldError } from '../../../shared/errors';
 import { formatTime } from '../../../shared/stats/time';
 import { useBilling } from '../common';
 import { DateRange, rangeQuery } from '../orders/DateRange';
+import { formatMoney } from '../../../shared/format';
 
 const INTENT = { USING: 'success', USED: 'none', EXPIRED: 'warning' } as const;
 
@@ -46,7 +47,7 @@ export default function VouchersPage() {
     setBusy(true);
     try {
       const r = await api.post<{ data: Voucher }>('/api/ticket/', form);
-      setDone(`激活成功：${r.data.value.toFixed(2)} 元代金券，有效期至 ${formatTime(r.data.expired_at)}`);
+      setDone(`激活成功：${formatMoney(r.data.value)} 元代金券，有效期至 ${formatTime(r.data.expired_at)}`);
       setForm({});
       setCursor({});
       load();
@@ -111,9 +112,9 @@ export default function VouchersPage() {
           <tbody>
             {list.items.map((v) => (
               <tr key={v.id}>
-                <td className="billing-num">{v.value.toFixed(2)}</td>
-                <td className="billing-num">{v.remain.toFixed(2)}</td>
-                <td className="billing-num">{v.used.toFixed(2)}</td>
+                <td className="billing-num">{formatMoney(v.value)}</td>
+                <td className="billing-num">{formatMoney(v.remain)}</td>
+                <td className="billing-num">{formatMoney(v.used)}</td>
                 <td>{VOUCHER_SOURCE_LABELS[v.source] ?? v.source}</td>
                 <td>{formatTime(v.created_at)}</td>
                 <td>{formatTime(v.expired_at)}</td>

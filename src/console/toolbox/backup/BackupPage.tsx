@@ -6,7 +6,6 @@
  */
 import { useMemo, useState } from 'react';
 import { Alert, Button, Callout, Card, H3, H5, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
-import dayjs from 'dayjs';
 import backupSchema from '../../../../schemas/forms/third_backup/schema.json';
 import backupUi from '../../../../schemas/forms/third_backup/ui.json';
 import { api } from '../../api/client';
@@ -15,6 +14,7 @@ import { notify } from '../../common/toaster';
 import { notifyingCall, useConfirmedAction, useLoaded } from '../../common/useList';
 import { settingIO } from '../../services/settingIO';
 import { BACKUP_ACTION_LABELS, BACKUP_MAX_CONFIGS, BACKUP_PLATFORMS, type BackupConfig, type BackupLog } from '../../../shared/monitor';
+import { formatAt } from '../../../shared/format';
 
 export default function BackupPage() {
   const [logs, setLogs] = useState<BackupLog[]>([]);
@@ -76,7 +76,7 @@ export default function BackupPage() {
                   <td>
                     <Switch checked={c.enabled} onChange={(e) => void toggle(c, e.currentTarget.checked)} aria-label={`启用 ${c.name}`} />
                   </td>
-                  <td>{dayjs(c.updated_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                  <td>{formatAt(c.updated_at, 'YYYY-MM-DD HH:mm:ss')}</td>
                   <td>
                     <Button variant="minimal" intent="primary" onClick={() => setEditing(c)}>
                       修改
@@ -100,7 +100,7 @@ export default function BackupPage() {
             <tbody>
               {logs.map((l) => (
                 <tr key={l.id}>
-                  <td>{dayjs(l.created_at).format('YYYY-MM-DD HH:mm:ss')}</td>
+                  <td>{formatAt(l.created_at, 'YYYY-MM-DD HH:mm:ss')}</td>
                   <td>{l.config_name}</td>
                   <td>
                     <Tag minimal>{BACKUP_ACTION_LABELS[l.action]}</Tag>

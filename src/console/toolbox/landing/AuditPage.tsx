@@ -5,7 +5,6 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useAtomValue, useSetAtom } from 'jotai';
-import dayjs from 'dayjs';
 import { Button, ButtonGroup, Callout, Card, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Switch, Tag, type Intent } from '@blueprintjs/core';
 import { businessTypeAtom, sessionAtom } from '../../state';
 import { api, failureText } from '../../api/client';
@@ -15,6 +14,7 @@ import { ConfirmOperation } from '../../external/Notices';
 import { AUDIT_LABELS, AUDIT_MEDIA, AUDIT_PAGE_SIZE, AUDIT_REVIEW_STATES, type AuditRecord, type AuditService } from '../../../shared/external';
 import type { CursorPager } from '../../../shared/buckets';
 import './landing.css';
+import { formatAt } from '../../../shared/format';
 
 const STATE_INTENT: Record<string, Intent> = { pending: 'warning', passed: 'success', blocked: 'danger' };
 
@@ -88,7 +88,7 @@ export default function AuditPage() {
                   <td>
                     <Switch checked={s.enabled} disabled={!isMain} label={s.enabled ? '已开通' : '未开通'} aria-label={`${s.bucket_name} 内容审核`} onChange={() => void toggle(s)} />
                   </td>
-                  <td>{s.enabled_at ? dayjs(s.enabled_at).format('YYYY-MM-DD HH:mm') : '-'}</td>
+                  <td>{s.enabled_at ? formatAt(s.enabled_at, 'YYYY-MM-DD HH:mm') : '-'}</td>
                 </tr>
               ))}
             </tbody>
@@ -134,7 +134,7 @@ export default function AuditPage() {
                   <td>
                     <Tag intent={STATE_INTENT[r.review_state]}>{AUDIT_REVIEW_STATES[r.review_state] ?? r.review_state}</Tag>
                   </td>
-                  <td>{dayjs(r.created_at).format('YYYY-MM-DD HH:mm')}</td>
+                  <td>{formatAt(r.created_at, 'YYYY-MM-DD HH:mm')}</td>
                   <td>
                     {r.review_state === 'pending' && (
                       <ButtonGroup variant="minimal">

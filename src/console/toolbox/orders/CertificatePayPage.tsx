@@ -10,6 +10,7 @@ import { api, failureText } from '../../api/client';
 import { notify } from '../../common/toaster';
 import { PayCodeInput, TopUpNotice, topUpOf, type TopUp } from '../../billing/charge/PayMethods';
 import { OrderSummary, useOrder } from './common';
+import { formatMoney } from '../../../shared/format';
 
 export default function CertificatePayPage() {
   const { order, failure, reload } = useOrder();
@@ -53,7 +54,7 @@ export default function CertificatePayPage() {
           <OrderSummary order={order} />
           {order.status === 'unpaid' ? (
             <Button intent="primary" className="order-pay" onClick={() => setPaying(true)}>
-              余额支付 {order.price.toFixed(2)} 元
+              余额支付 {formatMoney(order.price)} 元
             </Button>
           ) : (
             <Button onClick={() => navigate(`/toolbox/certificateDetail/?order_id=${order.order_id}`)}>查看订单</Button>
@@ -63,7 +64,7 @@ export default function CertificatePayPage() {
       <Dialog isOpen={paying} title="支付确认" onClose={() => setPaying(false)} className="setting-dialog pay-dialog" canOutsideClickClose={false}>
         <DialogBody>
           <p>
-            将从账户余额中扣除 <strong>{order?.price.toFixed(2)}</strong> 元。
+            将从账户余额中扣除 <strong>{order ? formatMoney(order.price) : '-'}</strong> 元。
           </p>
           <PayCodeInput value={code} onChange={setCode} />
           {topUp && <TopUpNotice topUp={topUp} />}

@@ -11,6 +11,7 @@ import orderUi from '../../../../schemas/forms/certificate_order/ui.json';
 import { DeclarationForm } from '../../../../renderers/DeclarationForm';
 import { api, failureText } from '../../api/client';
 import { CERT_KINDS, countsAllowed, type CertKind, type CertProduct } from '../../../shared/certificates';
+import { formatMoney } from '../../../shared/format';
 
 type Product = CertProduct & { brand_name: string; level_name: string; kind_name: string };
 
@@ -100,7 +101,7 @@ export default function CreateCertificatePage() {
         </FormGroup>
         <DeclarationForm formRef={formRef} schema={orderSchema} ui={orderUi} formData={{ ...form, product_id: product?.product_id ?? '' }} onChange={(d) => setForm(d)} errors={countError ? [{ path: '/default_domain', message: countError }] : undefined} />
         <p className="order-price">
-          价格：<strong>{price === null ? '-' : `${price.toFixed(2)} 元`}</strong>
+          价格：<strong>{price === null ? '-' : `${formatMoney(price)} 元`}</strong>
         </p>
         {failure && (
           <Callout intent="danger" role="alert">

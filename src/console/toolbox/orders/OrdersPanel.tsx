@@ -6,6 +6,7 @@ import { api, failureText } from '../../api/client';
 import { CursorPagerButtons } from '../../../../renderers/CursorPager';
 import type { CursorPager } from '../../../shared/buckets';
 import { OrderStatusTag, type Order } from './common';
+import { formatMoney } from '../../../shared/format';
 
 /** Where an order goes next from the list. */
 export function nextStep(o: Order): { text: string; path: string } {
@@ -69,7 +70,7 @@ export function OrdersPanel() {
                     {o.brand_name} {o.level_name} {o.kind_name}
                   </td>
                   <td>{o.domains.length ? o.domains.join('，') : '-'}</td>
-                  <td>{o.price.toFixed(2)} 元</td>
+                  <td>{formatMoney(o.price)} 元</td>
                   <td>
                     <OrderStatusTag order={o} />
                   </td>

@@ -5,9 +5,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { HTMLTable, Tag, type Intent } from '@blueprintjs/core';
 import { useSearchParams } from 'react-router-dom';
-import dayjs from 'dayjs';
 import { api, failureText } from '../../api/client';
 import type { OrderStatus } from '../../../shared/certificates';
+import { formatMoney, formatAt } from '../../../shared/format';
 
 export interface Order {
   order_id: number;
@@ -79,11 +79,11 @@ export function OrderSummary({ order: o }: { order: Order }) {
         <tr><th>证书</th><td>{o.brand_name} {o.level_name} {o.kind_name}</td></tr>
         <tr><th>域名个数</th><td>普通域名 {o.defaultDomain} 个，通配符域名 {o.generalDomain} 个</td></tr>
         <tr><th>购买年限</th><td>{o.years} 年</td></tr>
-        <tr><th>金额</th><td>{o.price.toFixed(2)} 元</td></tr>
+        <tr><th>金额</th><td>{formatMoney(o.price)} 元</td></tr>
         <tr><th>状态</th><td><OrderStatusTag order={o} /></td></tr>
         {o.domains.length > 0 && <tr><th>域名</th><td>{o.domains.join('，')}</td></tr>}
         {o.oldOrderId && <tr><th>原订单</th><td>{o.oldOrderId}（重新签发）</td></tr>}
-        <tr><th>创建时间</th><td>{dayjs(o.created_at).format('YYYY-MM-DD HH:mm:ss')}</td></tr>
+        <tr><th>创建时间</th><td>{formatAt(o.created_at, 'YYYY-MM-DD HH:mm:ss')}</td></tr>
       </tbody>
     </HTMLTable>
   );
