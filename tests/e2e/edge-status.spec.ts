@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PASSWORD, signIn } from './helpers';
 import { EDGE_TEXTS, type EdgeStatus } from '../../src/shared/edge';
+import { LIVE_OUTCOMES, LIVE_TEXTS } from '../../src/shared/edgerules/live';
 
 const ROOT = path.resolve(__dirname, '../..');
 /** This file's own control plane (adding-a-setting.spec.ts uses +50). */
@@ -58,6 +59,13 @@ test('without an edge node: a quiet note, no toast, no per-panel states', async 
   await expect(page.locator('.bp6-toast')).toHaveCount(0);
   await expect(page.locator('.bp6-callout.bp6-intent-danger')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('no-edge.png') });
+  // the rule tester's 发送真实请求 says, in the drawer, that there is no edge to send to
+  await page.goto(`/services/${BUCKET}/edgeCalcCdn/`);
+  await page.getByRole('button', { name: '规则测试' }).click();
+  const tester = page.getByTestId('rule-tester');
+  await tester.getByRole('button', { name: LIVE_TEXTS.button }).click();
+  await expect(tester).toContainText(LIVE_TEXTS.noEdge);
+  await expect(page.getByTestId('live-result')).toHaveCount(0);
 });
 
 test.describe('with a real edge node', () => {
@@ -65,14 +73,17 @@ test.describe('with a real edge node', () => {
   let agent: ChildProcess | null = null;
   let dir = '';
   let output = '';
+  let edgePorts = { http: 0, https: 0 };
 
   test.beforeAll(async () => {
     // the demo seed takes a while on a loaded machine (the shared server starts too)
     test.setTimeout(420_000);
     const key = randomBytes(18).toString('base64url');
+    // the server sends the rule tester's real requests to the node's plain-HTTP port
+    edgePorts = { http: await freePort(), https: await freePort() };
     server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(PORT), DATA_DIR: 'memory://', LOG_LEVEL: 'warn', SEED_TRAFFIC_DAYS: '0', LOG_SMS: '0', EDGE_NODE_KEY: key },
+      env: { ...process.env, PORT: String(PORT), DATA_DIR: 'memory://', LOG_LEVEL: 'warn', SEED_TRAFFIC_DAYS: '0', LOG_SMS: '0', EDGE_NODE_KEY: key, EDGE_HTTP_PORT: String(edgePorts.http) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let exited: number | null = null;
@@ -92,8 +103,8 @@ test.describe('with a real edge node', () => {
       EDGE_NODE_KEY: key,
       EDGE_NODE_NAME: 'local',
       EDGE_DIR: dir,
-      EDGE_HTTP_PORT: String(await freePort()),
-      EDGE_HTTPS_PORT: String(await freePort()),
+      EDGE_HTTP_PORT: String(edgePorts.http),
+      EDGE_HTTPS_PORT: String(edgePorts.https),
     };
     agent = spawn(process.execPath, ['--import', 'tsx', 'src/edge/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     agent.stdout!.on('data', (d) => (output = (output + String(d)).slice(-4000)));
@@ -109,6 +120,48 @@ test.describe('with a real edge node', () => {
     }
     if (server && server.exitCode === null) server.kill();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the rule tester sends a real request through the node: what the edge did, beside the prediction', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto(`${BASE}/login/`);
+    await page.locator('#login-username').fill('demo');
+    await page.locator('#login-password').fill(PASSWORD);
+    await page.getByRole('button', { name: '登录' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/$/);
+    const rule = async (describe: string, priority: number, text: string) => {
+      const res = await page.request.put(`${BASE}/api/buckets/rewrite/`, { data: { bucket_name: BUCKET, type: 'custom', break: false, status: 'ON', describe, priority, pattern: '', rule: text } });
+      expect(res.ok(), await res.text()).toBe(true);
+    };
+    await rule('m3u8 防盗链', 1, "$WHEN($MATCH($_URI, '\\.m3u8$'), $NOT($_GET_sign))$EXIT(403)");
+    await rule('旧路径跳转', 2, "$WHEN($MATCH($_URI, '^/old/'))$REDIRECT(https://new.example.com/moved, 301)");
+    // the node applies the rules (its first apply of everything included)
+    await expect
+      .poll(async () => (await edgeStatus(page, BASE)).state, { timeout: 60_000, message: `边缘节点未报告：${output}` })
+      .toBe('applied');
+
+    await page.goto(`${BASE}/services/${BUCKET}/edgeCalcCdn/`);
+    await page.getByRole('button', { name: '规则测试' }).click();
+    const tester = page.getByTestId('rule-tester');
+    await tester.getByRole('combobox', { name: '请求协议' }).selectOption('http');
+    await tester.locator('#tester-uri').fill('/live/a.m3u8');
+    await tester.getByRole('button', { name: LIVE_TEXTS.button }).click();
+    const live = page.getByTestId('live-result');
+    await expect(live).toContainText(LIVE_TEXTS.agree);
+    const rows = live.locator('.edge-result-table tbody tr');
+    await expect(rows.filter({ hasText: '状态码' })).toContainText('403');
+    await expect(live).toContainText(LIVE_TEXTS.from.replace('{ip}', '127.0.0.1'));
+    await expect(rows.filter({ hasText: 'm3u8 防盗链' })).toContainText(LIVE_OUTCOMES.exit);
+
+    // by keyboard: a redirect, the Location the edge sent
+    await tester.locator('#tester-uri').fill('/old/a.html');
+    await tester.getByRole('button', { name: LIVE_TEXTS.button }).focus();
+    await page.keyboard.press('Enter');
+    await expect(rows.filter({ hasText: 'Location' })).toContainText('https://new.example.com/moved');
+    await expect(rows.filter({ hasText: '状态码' })).toContainText('301');
+    await expect(live).toContainText(LIVE_TEXTS.agree);
+    await expect(live.getByText('不一致')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath('rule-tester-live.png') });
   });
 
   test('the page shows what the edge runs; a save waits, then is live by itself; HTTP/3 cannot be', async ({ page }) => {
