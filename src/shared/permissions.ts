@@ -99,9 +99,22 @@ export function visibleKinds(u: Holder, all: readonly ServiceKind[]): ServiceKin
   return all.filter((k) => maySeeKind(u, k));
 }
 
-/** Whether the sub-account works on its granted buckets only (authorized_service). */
+/** Whether the sub-account's data (statistics, monitor, cache refresh, log download) is its granted buckets only (authorized_service "authorization"). */
 export function grantedOnly(u: Holder): boolean {
   return isChild(u) && permissionsOf(u).includes('authorized_service');
+}
+
+/**
+ * The bucket types granted one by one (spec 000 §2.5, §3 "Bucket authorization", §6 "per-service bucket
+ * lists for cdn, file and live"): a sub-account opens and configures a service of these types only when
+ * it is granted that service, whatever its data scope; services of the other kinds (SCDN, WebSocket,
+ * overseas) have no bucket list and open with the kind's permission.
+ */
+export const GRANT_TYPES: readonly KindPermission[] = ['cdn', 'file', 'live'];
+
+/** Whether services of this kind are opened by a grant (cdn with fusion, file, live). */
+export function grantedKind(kind: ServiceKind): boolean {
+  return GRANT_TYPES.includes(KIND_PERMISSION[kind]);
 }
 
 /**

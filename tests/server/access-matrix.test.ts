@@ -52,6 +52,8 @@ for (const p of ALL) {
 }
 role('child_authorized_cdn', 'child', { permissions: ['cdn', 'stats', 'authorized_service'], granted: ['demo-www'] }); // as the seed's demo_ops
 role('child_authorized_live', 'child', { permissions: ['live', 'file', 'stats', 'log', 'authorized_service'], granted: ['demo-live'] });
+// data scope all: opens the services granted to it, sees the data of every service (spec 000 §2.5, §6)
+role('child_granted_all_data', 'child', { permissions: [...ALL], granted: ['demo-www', 'demo-assets', 'demo-live'] });
 role('child_disabled', 'child', { permissions: [...ALL], status: 'disabled' });
 
 // ---- who may reach what ----
@@ -59,9 +61,15 @@ const signedIn = (r: Role) => r.kind !== 'anonymous' && r.status === 'normal';
 const isMain = (r: Role) => signedIn(r) && (r.kind === 'main' || r.kind === 'other');
 const anyone = () => true;
 const holds = (r: Role, p: string) => r.permissions.includes(p);
-/** The user reaches one of demo's buckets. */
+/**
+ * The user reaches (opens and configures) one of demo's buckets: a sub-account holds the kind and, for
+ * the kinds granted one by one (cdn with fusion, file, live), the bucket is granted to it, whatever its
+ * data scope (spec 000 §2.5, §6).
+ */
 const reaches = (bucket: string, kind: ServiceKind) => (r: Role) =>
-  signedIn(r) && (r.kind === 'main' || (r.kind === 'child' && holds(r, KIND_PERMISSION[kind]) && (!holds(r, 'authorized_service') || r.granted.includes(bucket))));
+  signedIn(r) && (r.kind === 'main' || (r.kind === 'child' && holds(r, KIND_PERMISSION[kind]) && (!GRANT_TYPES.includes(KIND_PERMISSION[kind]) || r.granted.includes(bucket))));
+/** The user sees the data of one of demo's buckets: authorized_service limits it to the granted ones, otherwise all. */
+const dataReaches = (bucket: string) => (r: Role) => signedIn(r) && (r.kind === 'main' || (r.kind === 'child' && (!holds(r, 'authorized_service') || r.granted.includes(bucket))));
 /** A main account, or a sub-account holding the permission. */
 const mayHold = (p: string) => (r: Role) => signedIn(r) && (r.kind !== 'child' || holds(r, p));
 const both = (a: (r: Role) => boolean, b: (r: Role) => boolean) => (r: Role) => a(r) && b(r);
@@ -464,11 +472,12 @@ const MATRIX: Record<string, Case[]> = {
   'POST /api/workorder/close/': [{ note: 'an unknown id', req: send('POST', '/api/workorder/close/', () => ({ id: 999999 })), allow: signedIn }],
   'POST /api/analysis/ingest/': [{ req: (r) => ({ method: 'POST', url: '/api/analysis/ingest/', payload: { records: [{ domain: 'x.example.org', time: 0, ip: '1.1.1.1', url: '/', status: 200 }] }, headers: { authorization: `Bearer nothing-${r.name}` } }), allow: anyone }],
   'GET /api/analysis/': [
-    { req: get('/api/analysis/?bucket_name=demo-www'), allow: both(mayHold('log'), reaches('demo-www', 'cdn')), bucket: true },
-    { req: get('/api/analysis/?bucket_name=demo-live'), allow: both(mayHold('log'), reaches('demo-live', 'live')), bucket: true },
+    { req: get('/api/analysis/?bucket_name=demo-www'), allow: both(mayHold('log'), dataReaches('demo-www')), bucket: true },
+    { req: get('/api/analysis/?bucket_name=demo-live'), allow: both(mayHold('log'), dataReaches('demo-live')), bucket: true },
+    { note: 'a CDN service granted to none', req: get('/api/analysis/?bucket_name=demo-static'), allow: both(mayHold('log'), dataReaches('demo-static')), bucket: true },
   ],
-  'GET /api/analysis/archives/': [{ req: get('/api/analysis/archives/?bucket_name=demo-www'), allow: both(mayHold('log'), reaches('demo-www', 'cdn')), bucket: true }],
-  'GET /api/analysis/archives/download/': [{ note: 'a gzip file (not JSON)', req: get('/api/analysis/archives/download/?bucket_name=demo-www&domain=www.demo-example.com&hour=2020-01-01%2000:00'), allow: both(mayHold('log'), reaches('demo-www', 'cdn')), bucket: true, outOfReach: 21905 }],
+  'GET /api/analysis/archives/': [{ req: get('/api/analysis/archives/?bucket_name=demo-www'), allow: both(mayHold('log'), dataReaches('demo-www')), bucket: true }],
+  'GET /api/analysis/archives/download/': [{ note: 'a gzip file (not JSON)', req: get('/api/analysis/archives/download/?bucket_name=demo-www&domain=www.demo-example.com&hour=2020-01-01%2000:00'), allow: both(mayHold('log'), dataReaches('demo-www')), bucket: true, outOfReach: 21905 }],
   'GET /api/third_backup/list/': [{ req: get('/api/third_backup/list/'), allow: mayHold('file') }],
   'POST /api/third_backup/': [{ note: 'no secret', req: send('POST', '/api/third_backup/', () => ({ name: 'b', bucket_name: 'demo-assets', platform: 'aws_s3', region: 'us-east-1', target_bucket: 'matrix-target', access_key_id: 'k' })), allow: reaches('demo-assets', 'file'), bucket: true }],
   'GET /api/third_backup/configure/': [{ note: 'an unknown id', req: get('/api/third_backup/configure/?id=999999'), allow: mayHold('file') }],
@@ -613,7 +622,7 @@ describe.each(roles.map((r) => [r.name, r] as const))('role %s', (_name, r) => {
 });
 
 describe('the lists show a sub-account only what it reaches', () => {
-  it('lists and counts by kind permission and grants', async () => {
+  it('lists by kind permission and, for cdn, file and live, by grant', async () => {
     const list = async (r: Role) => {
       const res = await s.app.inject({ method: 'GET', url: '/api/buckets/?limit=100', headers: { cookie: (await sessionFor(await idOf(r))) } });
       return res.json().data.map((b: any) => b.bucket_name).sort();
@@ -621,12 +630,16 @@ describe('the lists show a sub-account only what it reaches', () => {
     const byName = (n: string) => roles.find((r) => r.name === n)!;
     expect(await list(byName('child_authorized_cdn'))).toEqual(['demo-www']);
     expect(await list(byName('child_authorized_live'))).toEqual(['demo-live']);
-    const onlyFile = await list(byName('child_only_file'));
-    expect(onlyFile).toEqual(['demo-assets', 'demo-backup']);
+    // without authorized_service too, the bucket lists decide the services of cdn, file and live (spec 000 §2.5, §6)
+    expect(await list(byName('child_only_file'))).toEqual([]);
+    expect(await list(byName('child_granted_all_data'))).toEqual(expect.arrayContaining(['demo-assets', 'demo-live', 'demo-www']));
+    expect(await list(byName('child_granted_all_data'))).not.toContain('demo-static');
     expect(await list(byName('child_only_stats'))).toEqual([]);
+    // the kinds without bucket lists (SCDN, WebSocket, overseas) open with the kind's permission
     const all = await list(byName('child_all'));
     const main = await list(byName('main'));
-    expect(all).toEqual(main);
+    const kindOf = new Map((await s.db.selectFrom('buckets').select(['name', 'kind']).execute()).map((b) => [b.name, b.kind]));
+    expect(all).toEqual(main.filter((n: string) => ['scdn', 'websocket', 'overseas'].includes(kindOf.get(n)!)));
   });
 });
 

@@ -363,24 +363,48 @@ describe('a sub-account signed in', () => {
     expect((await ops.get('/api/settings/compression/?bucket_name=demo-www')).statusCode).toBe(200);
   });
 
-  it('without authorized_service sees every bucket of its kinds, and no other kind', async () => {
-    const id = (await create(demo, { child_name: 'ops_allcdn', permissions: ['cdn', 'live', 'stats'] })).json().data.child_id;
+  it('with data scope all (no authorized_service) opens only the services granted to it, and sees the data of every service', async () => {
+    // spec 000 §2.5, §6: the bucket lists decide which services it may open and configure;
+    // authorized_service decides the data it sees (statistics, monitor, cache refresh, log download)
+    const id = (await create(demo, { child_name: 'ops_allcdn', permissions: ['cdn', 'live', 'scdn', 'stats', 'log'] })).json().data.child_id;
+    const www = await s.db.selectFrom('buckets').select('id').where('name', '=', 'demo-www').executeTakeFirstOrThrow();
+    expect((await demo.put('/api/bucket/child/', { child_id: id, bucket_id: www.id })).statusCode).toBe(200);
     const c = await new Client(s.app).signIn('ops_allcdn', 'secret123');
-    const kinds = new Set((await c.get('/api/buckets/?limit=100')).json().data.map((b: any) => b.kind));
-    expect([...kinds].sort()).toEqual(['cdn', 'fusion', 'live']);
+    const names = (await c.get('/api/buckets/?limit=100')).json().data.map((b: any) => b.bucket_name);
+    // the one CDN service granted, no live service (none granted), and every SCDN service (SCDN has no bucket list)
+    expect(names).toContain('demo-www');
+    expect(names).not.toContain('demo-static');
+    expect(names).not.toContain('demo-live');
+    expect(names).toContain('demo-shop');
     const summary = (await c.get('/api/buckets/summary/')).json().data;
-    expect(summary.cdn).toBe(12);
-    expect(summary.file).toBe(0);
-    expect((await c.get('/api/buckets/?business_type=file')).json().data).toEqual([]);
+    expect(summary).toEqual(expect.objectContaining({ cdn: 1, fusion: 0, live: 0, file: 0, scdn: 2 }));
+    expect((await c.get('/api/buckets/info/?bucket_name=demo-static')).json().error_code).toBe(21905);
+    expect((await c.get('/api/settings/compression/?bucket_name=demo-static')).json().error_code).toBe(21905);
+    expect((await c.post('/api/settings/compression/', { bucket_name: 'demo-static', status: 'disable', gzip: { disable: true, level: 1 }, br: { disable: true, level: 1 } })).json().error_code).toBe(21905);
+    expect((await c.get('/api/settings/compression/?bucket_name=demo-www')).statusCode).toBe(200);
+    // the data: every CDN service of the account in the statistics selector, and the log of one not granted
+    const statsNames = (await c.get('/api/stats/buckets/?flow_type=cdn&limit=100')).json().data.map((b: any) => b.bucket_name);
+    expect(statsNames).toEqual(expect.arrayContaining(['demo-www', 'demo-static']));
+    expect((await c.get('/api/analysis/?bucket_name=demo-static')).statusCode).toBe(200);
     await del(demo, '/api/account/child/', { child_id: id });
+  });
+
+  it('with authorized_service, its data is the granted services only', async () => {
+    const ops = await new Client(s.app).signIn('demo_ops');
+    const statsNames = (await ops.get('/api/stats/buckets/?flow_type=cdn&limit=100')).json().data.map((b: any) => b.bucket_name);
+    expect(statsNames).toEqual(['demo-www']);
   });
 
   it('permission changes apply at once, without signing in again', async () => {
     const id = (await create(demo, { child_name: 'ops_live', permissions: ['cdn', 'stats'] })).json().data.child_id;
+    const bucketId = async (name: string) => (await s.db.selectFrom('buckets').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+    await demo.put('/api/bucket/child/', { child_id: id, bucket_id: await bucketId('demo-www') });
     const c = await new Client(s.app).signIn('ops_live', 'secret123');
     expect((await c.get('/api/buckets/info/?bucket_name=demo-www')).statusCode).toBe(200);
     await demo.post('/api/account/child/', { child_id: id, permissions: ['file', 'stats'] });
     expect((await c.get('/api/buckets/info/?bucket_name=demo-www')).json().error_code).toBe(21905);
+    expect((await c.get('/api/buckets/info/?bucket_name=demo-assets')).json().error_code).toBe(21905);
+    await demo.put('/api/bucket/child/', { child_id: id, bucket_id: await bucketId('demo-assets') });
     expect((await c.get('/api/buckets/info/?bucket_name=demo-assets')).statusCode).toBe(200);
   });
 });
@@ -393,12 +417,12 @@ describe('GET /api/logs/ (operation log)', () => {
     const child = (await create(owner, { child_name: 'log_child', permissions: ['cdn', 'stats'] })).json().data.child_id;
     await owner.post('/api/account/child/', { child_id: child, permissions: ['cdn', 'stats', 'log'] });
     const grant = (await owner.put('/api/bucket/child/', { child_id: child, bucket_id: bucket.id })).json().data.id;
+    // a change made by the sub-account itself (on the service granted to it) is in its main account's log
+    const sub = await new Client(s.app).signIn('log_child', 'secret123');
+    expect((await sub.post('/api/settings/compression/', { bucket_name: 'log-cdn', status: 'disable', gzip: { disable: true, level: 1 }, br: { disable: true, level: 1 } })).statusCode).toBe(200);
     await del(owner, '/api/bucket/child/', { id: grant });
     await owner.post('/api/account/child/', { child_id: child, status: 'N' });
     await owner.post('/api/account/child/', { child_id: child, status: 'Y' });
-    // a change made by the sub-account itself is in its main account's log
-    const sub = await new Client(s.app).signIn('log_child', 'secret123');
-    expect((await sub.post('/api/settings/compression/', { bucket_name: 'log-cdn', status: 'disable', gzip: { disable: true, level: 1 }, br: { disable: true, level: 1 } })).statusCode).toBe(200);
     await del(owner, '/api/account/child/', { child_id: child });
 
     const res = await owner.get('/api/logs/');
@@ -406,10 +430,10 @@ describe('GET /api/logs/ (operation log)', () => {
     const log = res.json();
     expect(log.data.map((e: any) => [e.action, e.target, e.username])).toEqual([
       ['child.delete', 'log_child', 'log_owner'],
-      ['setting.update', 'log-cdn/compression', 'log_child'],
       ['child.enable', 'log_child', 'log_owner'],
       ['child.disable', 'log_child', 'log_owner'],
       ['child.revoke', 'log_child/log-cdn', 'log_owner'],
+      ['setting.update', 'log-cdn/compression', 'log_child'],
       ['child.grant', 'log_child/log-cdn', 'log_owner'],
       ['child.update', 'log_child', 'log_owner'],
       ['child.create', 'log_child', 'log_owner'],
@@ -418,14 +442,14 @@ describe('GET /api/logs/ (operation log)', () => {
     expect(log.data.find((e: any) => e.action === 'child.grant').action_text).toBe('授权空间');
     expect(JSON.stringify(log)).not.toContain('secret123');
     // the sub-account, though deleted, is still named
-    expect(log.data[1].username).toBe('log_child');
+    expect(log.data[4].username).toBe('log_child');
     expect(log.pager).toEqual({ since: null, max: null });
     // paging, newest first
     const p1 = (await owner.get('/api/logs/?limit=3')).json();
-    expect(p1.data.map((e: any) => e.action)).toEqual(['child.delete', 'setting.update', 'child.enable']);
+    expect(p1.data.map((e: any) => e.action)).toEqual(['child.delete', 'child.enable', 'child.disable']);
     expect(p1.pager).toEqual({ since: null, max: p1.data[2].id });
     const p2 = (await owner.get(`/api/logs/?limit=3&max=${p1.pager.max}`)).json();
-    expect(p2.data.map((e: any) => e.action)).toEqual(['child.disable', 'child.revoke', 'child.grant']);
+    expect(p2.data.map((e: any) => e.action)).toEqual(['child.revoke', 'setting.update', 'child.grant']);
     expect(p2.pager).toEqual({ since: p2.data[0].id, max: p2.data[2].id });
     const back = (await owner.get(`/api/logs/?limit=3&since=${p2.pager.since}`)).json();
     expect(back.data.map((e: any) => e.id)).toEqual(p1.data.map((e: any) => e.id));

@@ -30,12 +30,12 @@ import { errorText } from '../../shared/errors';
 import type { CursorPager } from '../../shared/buckets';
 import type { ServiceKind } from '../../shared/services';
 import {
-  KIND_PERMISSION, KIND_PERMISSIONS, MAX_BINDS_PER_TYPE, MAX_CHILDREN, PERMISSIONS,
+  GRANT_TYPES, KIND_PERMISSION, KIND_PERMISSIONS, MAX_BINDS_PER_TYPE, MAX_CHILDREN, PERMISSIONS,
   type ChildBind, type ChildInfo, type KindPermission,
 } from '../../shared/permissions';
 
 /** Bucket types that may be granted to a sub-account (spec 000 §3 "Bucket authorization": cdn, file or live). */
-export const GRANTABLE_TYPES: readonly KindPermission[] = ['cdn', 'file', 'live'];
+export const GRANTABLE_TYPES: readonly KindPermission[] = GRANT_TYPES;
 
 const fields = subaccountSchema.properties;
 const permissionsProp = {

@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
-import { grantedOnly, maySeeKind, visibleKinds } from '../../shared/permissions';
+import { grantedKind, grantedOnly, maySeeKind, visibleKinds } from '../../shared/permissions';
 import type { BucketInfo } from '../../shared/buckets';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/services';
 import { ApiError } from '../http/errors';
@@ -43,8 +43,9 @@ export function bucketInfo(b: BucketRow, domains?: { domain: string; cname: stri
 /**
  * The bucket of that name if the user may work on it; otherwise 21905 — the same answer whether
  * it does not exist, belongs to someone else or is out of a sub-account's reach, so names do not leak.
- * A sub-account reaches a bucket of a kind whose permission it holds (cdn, file, live, …) and, when it
- * holds authorized_service, only a bucket granted to it (spec 000 §6).
+ * A sub-account reaches a bucket of a kind whose permission it holds (cdn, file, live, …) and, for the
+ * kinds granted one by one (cdn with fusion, file, live), only a bucket granted to it — whatever its data
+ * scope (spec 000 §2.5, §6: the bucket lists decide which services it may open and configure).
  */
 export async function bucketForUser(db: DB, user: SessionUser, name: string): Promise<BucketRow> {
   const b = await db.selectFrom('buckets').selectAll().where('name', '=', name).executeTakeFirst();
@@ -57,14 +58,14 @@ export async function bucketForUser(db: DB, user: SessionUser, name: string): Pr
 export async function childReaches(db: DB, user: SessionUser, b: Pick<BucketRow, 'id' | 'kind'>): Promise<boolean> {
   if (user.parent_id === null) return true;
   if (!maySeeKind(user, b.kind as ServiceKind)) return false;
-  if (!grantedOnly(user)) return true;
+  if (!grantedKind(b.kind as ServiceKind)) return true;
   const bind = await db.selectFrom('child_buckets').select('id').where('child_id', '=', user.id).where('bucket_id', '=', b.id).executeTakeFirst();
   return Boolean(bind);
 }
 
 /**
  * Narrows a query on `buckets` to what the user reaches: the account's buckets, and for a
- * sub-account the kinds it holds and, with authorized_service, the buckets granted to it.
+ * sub-account the kinds it holds and, of the kinds granted one by one, the buckets granted to it.
  * The lists (GET /api/buckets/, the summary) filter with this, as bucketForUser checks one.
  */
 export function visibleTo<Q extends SelectQueryBuilder<Database, 'buckets', any>>(query: Q, user: SessionUser): Q {
@@ -73,20 +74,34 @@ export function visibleTo<Q extends SelectQueryBuilder<Database, 'buckets', any>
   const kinds = visibleKinds(user, SERVICE_KINDS);
   if (kinds.length === 0) return q.where(sql<boolean>`false`) as Q;
   q = q.where('buckets.kind', 'in', kinds) as Q;
-  if (grantedOnly(user)) {
-    q = q.where('buckets.id', 'in', (eb: any) => eb.selectFrom('child_buckets').select('child_buckets.bucket_id').where('child_buckets.child_id', '=', user.id)) as Q;
-  }
-  return q;
+  const byGrant = kinds.filter(grantedKind);
+  if (byGrant.length === 0) return q;
+  const open = kinds.filter((k) => !grantedKind(k));
+  return q.where((eb: any) =>
+    eb.or([
+      ...(open.length ? [eb('buckets.kind', 'in', open)] : []),
+      eb('buckets.id', 'in', eb.selectFrom('child_buckets').select('child_buckets.bucket_id').where('child_buckets.child_id', '=', user.id)),
+    ]),
+  ) as Q;
 }
 
 /**
  * Narrows a query on `buckets` to those whose data a user may manage (statistics, monitor, cache refresh,
  * log download; spec 000 §6 "authorized_service"): a main account's all; a sub-account holding
- * authorized_service only its granted buckets of the kinds it holds; any other sub-account (data scope
+ * authorized_service ("authorization") only the buckets granted to it; any other sub-account (data scope
  * "all") every bucket of its account. The route still needs the data permission itself (`needs`).
  */
 export function dataScopeTo<Q extends SelectQueryBuilder<Database, 'buckets', any>>(query: Q, user: SessionUser): Q {
-  return grantedOnly(user) ? visibleTo(query, user) : (query.where('buckets.owner_id', '=', user.account_id) as Q);
+  const q = query.where('buckets.owner_id', '=', user.account_id) as Q;
+  if (!grantedOnly(user)) return q;
+  return q.where('buckets.id', 'in', (eb: any) => eb.selectFrom('child_buckets').select('child_buckets.bucket_id').where('child_buckets.child_id', '=', user.id)) as Q;
+}
+
+/** One bucket by name if its data is in the user's data scope (dataScopeTo); otherwise 21905, as bucketForUser. */
+export async function dataBucketForUser(db: DB, user: SessionUser, name: string): Promise<BucketRow> {
+  const b = await dataScopeTo(db.selectFrom('buckets').selectAll(), user).where('name', '=', name).executeTakeFirst();
+  if (!b) throw new ApiError(21905, 404);
+  return b as BucketRow;
 }
 
 export async function domainsOf(db: DB, bucketIds: number[]) {

@@ -10,7 +10,10 @@
  *                  listing several permissions is open if any one is held"); main accounts hold all
  *   config.bucket  'query' | 'body' | 'params': the route works on the bucket named by `bucket_name` there; the
  *                  user must be allowed to reach it (bucketForUser: the account's, and for a
- *                  sub-account of a kind it holds and, with authorized_service, granted to it)
+ *                  sub-account of a kind it holds and, for cdn, file and live, granted to it)
+ *   config.bucketScope  'data': the route reads the bucket's data (log download), so the bucket must be in
+ *                  the user's data scope instead (dataBucketForUser: authorized_service "authorization"
+ *                  its granted buckets, "all" every bucket of the account; spec 000 §6)
  *
  * Refusals: no session 401 21110; blocked 403 21104; a disabled sub-account 403 41014; parent-only
  * or a missing permission 403 21111; a bucket out of reach 404 21905 (the same answer as a bucket
@@ -21,7 +24,7 @@ import type { DB } from '../db';
 import { ApiError } from './errors';
 import { mayUse, type Need } from '../../shared/permissions';
 import type { SessionUser } from '../accounts/session';
-import { bucketForUser } from '../buckets/repo';
+import { bucketForUser, dataBucketForUser } from '../buckets/repo';
 
 export type Access = 'public' | 'user' | 'parent';
 export type BucketFrom = 'query' | 'body' | 'params';
@@ -31,6 +34,7 @@ declare module 'fastify' {
     access?: Access;
     needs?: Need[];
     bucket?: BucketFrom;
+    bucketScope?: 'data';
   }
 }
 
@@ -75,7 +79,7 @@ export function registerAccessControl(app: FastifyInstance, db?: DB): void {
     if (config.bucket && db) {
       const source = (config.bucket === 'query' ? req.query : config.bucket === 'params' ? req.params : req.body) as Record<string, unknown> | undefined;
       const name = source?.bucket_name;
-      if (typeof name === 'string' && name) await bucketForUser(db, user, name);
+      if (typeof name === 'string' && name) await (config.bucketScope === 'data' ? dataBucketForUser : bucketForUser)(db, user, name);
     }
   });
 }

@@ -16,11 +16,12 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
-import { bucketForUser } from '../buckets/repo';
+import { dataBucketForUser } from '../buckets/repo';
 import { dayOf, dayStart, DAY_S } from '../../shared/stats/time';
 import { parseTime } from '../../shared/stats/params';
 import { ACCESS_LOG_DAYS, ACCESS_LOG_INGEST_MAX, ANALYSIS_TOP_DEFAULT, ANALYSIS_TOP_MAX, type AnalysisResult, type AnalysisRow, type LogArchive } from '../../shared/monitor';
 import '../monitor/tables';
+import { BIGINT_MAX } from '../../shared/limits';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 const TZ = 8 * 3600;
@@ -45,7 +46,7 @@ const ingestBody = {
           method: { type: 'string', maxLength: 16, default: 'GET' },
           url: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^/' },
           status: { type: 'integer', minimum: 100, maximum: 599 },
-          bytes: { type: 'integer', minimum: 0, default: 0 },
+          bytes: { type: 'integer', minimum: 0, maximum: BIGINT_MAX, default: 0 },
           referer: { type: 'string', maxLength: 2048, default: '' },
           ua: { type: 'string', maxLength: 1024, default: '' },
         },
@@ -93,7 +94,8 @@ function clf(at: Date): string {
 const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"') || '-'}"`;
 
 export function logAnalysisRoutes(app: FastifyInstance, db: DB): void {
-  const log = { access: 'user' as const, needs: ['log' as const], bucket: 'query' as const };
+  // log download is data: the service must be in the sub-account's data scope (authorized_service), not granted to it
+  const log = { access: 'user' as const, needs: ['log' as const], bucket: 'query' as const, bucketScope: 'data' as const };
 
   app.post<{ Body: { records: LogRecord[] } }>(
     '/api/analysis/ingest/',
@@ -152,7 +154,7 @@ export function logAnalysisRoutes(app: FastifyInstance, db: DB): void {
       },
     },
     async (req) => {
-      const bucket = await bucketForUser(db, req.user!, req.query.bucket_name);
+      const bucket = await dataBucketForUser(db, req.user!, req.query.bucket_name);
       const { day, start, end } = dayRange(req.query.date);
       const base = () => {
         let q = db.selectFrom('access_logs').where('bucket_id', '=', bucket.id).where('at', '>=', new Date(start * 1000)).where('at', '<', new Date(end * 1000));
@@ -188,7 +190,7 @@ export function logAnalysisRoutes(app: FastifyInstance, db: DB): void {
       schema: { querystring: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketProp, date: dayProp, domain: domainProp }, errorMessage: { required: { bucket_name: '请选择服务' } } } },
     },
     async (req) => {
-      const bucket = await bucketForUser(db, req.user!, req.query.bucket_name);
+      const bucket = await dataBucketForUser(db, req.user!, req.query.bucket_name);
       const { start, end } = dayRange(req.query.date);
       let q = db
         .selectFrom('access_logs')
@@ -227,7 +229,7 @@ export function logAnalysisRoutes(app: FastifyInstance, db: DB): void {
       },
     },
     async (req, reply) => {
-      const bucket = await bucketForUser(db, req.user!, req.query.bucket_name);
+      const bucket = await dataBucketForUser(db, req.user!, req.query.bucket_name);
       const start = parseTime(req.query.hour);
       if (start === null) throw new ApiError(21000, 400, [{ path: '/hour', message: '小时格式为 YYYY-MM-DD HH:00' }]);
       const rows = await db

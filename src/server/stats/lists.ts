@@ -8,7 +8,7 @@ import type { DB } from '../db';
 import type { Need } from '../../shared/permissions';
 import { ok } from '../http/envelope';
 import { keysetQuery } from '../http/keyset';
-import { visibleTo } from '../buckets/repo';
+import { dataScopeTo } from '../buckets/repo';
 import { malformed } from './scope';
 import { followingBuckets } from './follow';
 import { ApiError } from '../http/errors';
@@ -44,7 +44,7 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
   app.get<{ Querystring: ListQuery }>('/api/stats/buckets/', { config: { ...config, openapi: { summary: '统计选择器：某流量类型的服务（分页、按名称搜索）' } } }, async (req) => {
     const { flowType, limit, since, max } = listParams(req.query);
     const search = (req.query.search ?? req.query.bucket_name ?? '').trim();
-    let base = visibleTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark']), req.user!).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
+    let base = dataScopeTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark']), req.user!).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
     if (search) base = base.where('buckets.name', 'ilike', like(search));
     const { items, pager } = await keysetQuery(base, 'buckets.id', { limit, since, max });
     const domains = items.length ? await db.selectFrom('bucket_domains').select(['bucket_id', 'domain']).where('bucket_id', 'in', items.map((b) => b.id)).orderBy('id').execute() : [];
@@ -58,9 +58,9 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
     const { flowType, limit, since, max } = listParams(req.query);
     const search = (req.query.search ?? req.query.domain ?? '').trim();
     const bucket = (req.query.bucket_name ?? '').trim();
-    // visibleTo is typed for a query on buckets alone; the join keeps the columns it filters on
+    // dataScopeTo is typed for a query on buckets alone; the join keeps the columns it filters on
     const joined = db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.id', 'd.domain', 'buckets.name', 'buckets.kind']);
-    let base = (visibleTo(joined as any, req.user!) as typeof joined).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
+    let base = (dataScopeTo(joined as any, req.user!) as typeof joined).where('buckets.kind', 'in', FLOW_TYPE_KINDS[flowType]);
     if (search) base = base.where('d.domain', 'ilike', like(search));
     if (bucket) base = base.where('buckets.name', '=', bucket);
     const { items, pager } = await keysetQuery(base, 'd.id', { limit, since, max });
@@ -78,7 +78,7 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
       const names = String(req.query.query_value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       if (names.length > 200) throw malformed([{ path: '/query_value', message: '选择的服务或域名过多' }]);
       const rows: { domain: string; id: number; name: string }[] = names.length
-        ? await (visibleTo(db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.domain', 'buckets.id', 'buckets.name']) as any, req.user!) as any)
+        ? await (dataScopeTo(db.selectFrom('bucket_domains as d').innerJoin('buckets', 'buckets.id', 'd.bucket_id').select(['d.domain', 'buckets.id', 'buckets.name']) as any, req.user!) as any)
             .where('d.domain', 'in', names)
             .execute()
         : [];

@@ -2,7 +2,7 @@
  * The statistics calls of spec 001 §7 (docs/api.md "Statistics"). Every GET takes the parameters of
  * spec 001 §3 with the rules of §5 (src/shared/stats/params.ts); a malformed request is refused with
  * HTTP 400 and 21000 (spec 001 §8), a service or domain out of reach with 21905. They need the
- * `stats` permission; a sub-account sees only the services it reaches (visibleTo).
+ * `stats` permission; a sub-account sees the services of its data scope (dataScopeTo: authorized_service "authorization" its granted services, "all" every service of the account).
  */
 import { loadPriceConfig } from '../billing/price';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

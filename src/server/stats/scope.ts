@@ -1,12 +1,12 @@
 /**
  * Which rows a statistics query may read: the selection (all services, named services or named
  * domains, the single selectors' bucket_name / domain) resolved to domain ids of services the user
- * reaches (visibleTo: the account's, narrowed for sub-accounts), and the stored flow type, live
+ * may see the data of (dataScopeTo: the account's, narrowed to the granted ones for authorized_service), and the stored flow type, live
  * direction and metric columns the query's flow type, flow source and IP type stand for.
  */
 import type { DB } from '../db';
 import type { SessionUser } from '../accounts/session';
-import { visibleTo } from '../buckets/repo';
+import { dataScopeTo } from '../buckets/repo';
 import { followingBuckets } from './follow';
 import { ApiError } from '../http/errors';
 import { BACKSOURCE_FOLLOW_TEXT, FLOW_TYPE_KINDS, type StoredFlowType } from '../../shared/stats/constants';
@@ -48,7 +48,7 @@ export function storedFlowType(q: Pick<StatsQuery, 'flow_type'>): StoredFlowType
 
 export async function resolveScope(db: DB, user: SessionUser, q: StatsQuery): Promise<Scope> {
   const kinds = FLOW_TYPE_KINDS[q.flow_type];
-  let buckets = visibleTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name']), user).where('buckets.kind', 'in', kinds);
+  let buckets = dataScopeTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name']), user).where('buckets.kind', 'in', kinds);
   const bucketNames = new Set<string>();
   const domainNames = new Set<string>();
   if (q.query_type === 'bucket') q.values.forEach((v) => bucketNames.add(v));
