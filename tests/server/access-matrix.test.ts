@@ -16,7 +16,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from './helpers';
 import { routeTableOf } from '../../src/server/openapi/collect';
 import { registerAccessControl } from '../../src/server/http/access';
-import { CREATE_PERMISSION, KIND_PERMISSION, PERMISSIONS, type Need, type Permission } from '../../src/shared/permissions';
+import { CREATE_PERMISSION, GRANT_TYPES, KIND_PERMISSION, PERMISSIONS, type Need, type Permission } from '../../src/shared/permissions';
 import type { ServiceKind } from '../../src/shared/services';
 import { hashPassword } from '../../src/server/accounts/passwords';
 
