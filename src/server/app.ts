@@ -13,6 +13,7 @@ import type { SettingRegistry } from '../../schemas/registry';
 import { ApiError, VALIDATION_ERROR } from './http/errors';
 import { registerAccessControl } from './http/access';
 import { registerOriginCheck } from './http/origin';
+import { registerPublicUrl } from './http/links';
 import { registerContentTypeCheck } from './http/content-type';
 import { registerValidation } from './http/validation';
 import { registerSessions } from './accounts/session';
@@ -62,8 +63,9 @@ const API_PREFIXES = ['/api/', '/accounts/'];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config, registry } = deps;
-  const app = Fastify({ logger: deps.logger ?? { level: config.logLevel }, trustProxy: true, bodyLimit: 1024 * 1024 });
+  const app = Fastify({ logger: deps.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy?.length ? config.trustProxy : false, bodyLimit: 1024 * 1024 });
   await app.register(cookie);
+  registerPublicUrl(app, config.publicUrl);
   registerValidation(app);
   registerOriginCheck(app);
   registerContentTypeCheck(app);

@@ -17,8 +17,24 @@ export interface ServerConfig {
   seedDemo: boolean;
   /** Session lifetime in seconds. */
   sessionTtl: number;
-  /** Secure cookies (behind HTTPS). */
+  /** Secure cookies always (SECURE_COOKIES=1); without it, a cookie is Secure whenever the request came over HTTPS (directly or through a trusted proxy). */
   secureCookies: boolean;
+  /**
+   * The addresses (or CIDR ranges) of the proxies whose X-Forwarded-For / X-Forwarded-Proto / X-Forwarded-Host
+   * are believed (TRUST_PROXY, comma-separated; empty by default: no forwarded header is believed). docs/security.md
+   */
+  trustProxy: string[];
+  /**
+   * The console's public address (PUBLIC_URL, e.g. https://console.example.com), from which every link the
+   * server builds is made (payment pages, invitations, activation links), never from the request's Host
+   * header. Defaults to the listening address.
+   */
+  publicUrl: string;
+  /**
+   * The online payment provider (PAYMENT_PROVIDER): `sandbox` (the local sandbox page, no real money) or
+   * `none` (online payment is off). Defaults to sandbox only for the demo (SEED_DEMO on), none otherwise.
+   */
+  paymentProvider: PaymentProviderName;
   /** Print SMS texts to the log (the outbox table always keeps them). */
   logSms: boolean;
   logLevel: string;
@@ -41,6 +57,8 @@ export interface ServerConfig {
   domains?: DomainConfig;
   /** File storage (docs/files-and-media.md): S3-compatible when S3_ENDPOINT is set, else the local disk under DATA_DIR; the upload limit per file. */
   storage?: { s3Endpoint?: string; s3Bucket?: string; s3Region?: string; s3AccessKey?: string; s3SecretKey?: string; uploadMaxBytes?: number };
+  /** Cross-platform backup (docs/operations-tools.md): BACKUP_ALLOW_LOCAL_ENDPOINTS lets a target be on this machine (tests); BACKUP_INTERVAL_MINUTES how often enabled configurations run. */
+  backup?: { allowLocalEndpoints?: boolean; intervalMinutes?: number };
   /** Free certificates (docs/certificates.md): the ACME directory URL ('' = applications wait), a CA file trusted for it, the contact e-mail, renew this many days before expiry. */
   acme: { directoryUrl: string; caFile?: string; email: string; renewDays: number };
   /** External products' addresses (docs/external-products.md): EXTERNAL_SMS_URL, EXTERNAL_ONECLICKLOGIN_URL, EXTERNAL_CDP_URL, EXTERNAL_AUDIT_URL, EXTERNAL_WORKORDER_URL; unset: the in-console landing page. */
@@ -61,17 +79,46 @@ export function flag(value: string | undefined, fallback: boolean): boolean {
   return fallback;
 }
 
+/** The payment providers PAYMENT_PROVIDER may name (docs/billing-money.md "Payment providers"). */
+export const PAYMENT_PROVIDERS = ['sandbox', 'none'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+/** PUBLIC_URL without its trailing slash, else the listening address (a wildcard address as 127.0.0.1). */
+export function publicUrlOf(env: NodeJS.ProcessEnv, host: string, port: number): string {
+  const configured = env.PUBLIC_URL?.trim();
+  if (configured) {
+    const u = new URL(configured); // a malformed PUBLIC_URL stops the start here, with the URL's own error
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`PUBLIC_URL 须以 http:// 或 https:// 开头：${configured}`);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  }
+  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${h}:${port}`;
+}
+
+function paymentProviderOf(env: NodeJS.ProcessEnv, seedDemo: boolean): PaymentProviderName {
+  const v = env.PAYMENT_PROVIDER?.trim().toLowerCase();
+  if (!v) return seedDemo ? 'sandbox' : 'none';
+  if (!(PAYMENT_PROVIDERS as readonly string[]).includes(v)) throw new Error(`PAYMENT_PROVIDER 只能是 ${PAYMENT_PROVIDERS.join('、')}：${v}`);
+  return v as PaymentProviderName;
+}
+
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const root = path.resolve(__dirname, '../..');
+  const port = Number(env.PORT ?? 8080);
+  const host = env.HOST ?? '127.0.0.1';
+  const seedDemo = flag(env.SEED_DEMO, true);
   return {
-    port: Number(env.PORT ?? 8080),
-    host: env.HOST ?? '127.0.0.1',
+    port,
+    host,
+    trustProxy: list(env.TRUST_PROXY),
+    publicUrl: publicUrlOf(env, host, port),
+    paymentProvider: paymentProviderOf(env, seedDemo),
     dataDir: env.DATA_DIR ?? path.join(root, 'data'),
     databaseUrl: env.DATABASE_URL || undefined,
     distDir: env.DIST_DIR ?? path.join(root, 'dist'),
-    seedDemo: flag(env.SEED_DEMO, true),
+    seedDemo,
     sessionTtl: Number(env.SESSION_TTL ?? 7 * 24 * 3600),
     secureCookies: flag(env.SECURE_COOKIES, false),
     logSms: flag(env.LOG_SMS, true),
@@ -85,6 +132,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     billing: { hiddenItemsAccounts: list(env.BILLING_HIDDEN_ACCOUNTS), detailRedirectAccounts: list(env.BILLING_REDIRECT_ACCOUNTS), containerRedirectAccounts: list(env.BILLING_CONTAINER_REDIRECT_ACCOUNTS) },
     domains: domainConfigFromEnv(env),
     storage: { s3Endpoint: env.S3_ENDPOINT || undefined, s3Bucket: env.S3_BUCKET, s3Region: env.S3_REGION, s3AccessKey: env.S3_ACCESS_KEY, s3SecretKey: env.S3_SECRET_KEY, uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined },
+    backup: { allowLocalEndpoints: flag(env.BACKUP_ALLOW_LOCAL_ENDPOINTS, false), intervalMinutes: env.BACKUP_INTERVAL_MINUTES ? Number(env.BACKUP_INTERVAL_MINUTES) : undefined },
     acme: { directoryUrl: env.ACME_DIRECTORY_URL ?? '', caFile: env.ACME_CA_FILE || undefined, email: env.ACME_EMAIL ?? '', renewDays: Number(env.ACME_RENEW_DAYS ?? 30) },
     external: Object.fromEntries(EXTERNAL_PRODUCTS.filter((p) => env[EXTERNAL_PRODUCT_INFO[p].env]?.trim()).map((p) => [p, env[EXTERNAL_PRODUCT_INFO[p].env]!.trim()])),
   };

@@ -130,3 +130,15 @@ export { maskMiddle } from './mask';
 export const ACTIVATION_TTL_HOURS = 24;
 export const CONTACT_CODE_TTL_SECONDS = 600;
 export const CAPTCHA_TTL_SECONDS = 300;
+
+/**
+ * Sign-in limits (spec 000 §8 "login too frequent"; docs/security.md). Failed passwords are counted per
+ * account and per client address in a window; past either limit a sign-in needs the image captcha
+ * (21107 with captcha_required) instead of locking the owner out, and each password checked past it costs a solved captcha.
+ */
+export const SIGNIN_MAX_FAILURES = 10;
+export const SIGNIN_IP_MAX_FAILURES = 20;
+export const SIGNIN_WINDOW_MINUTES = 15;
+/** GET /accounts/register_check/ answers at most this many checks per client address in the window. */
+export const REGISTER_CHECK_MAX_PER_IP = 100;
+export const REGISTER_CHECK_WINDOW_MINUTES = 15;

@@ -19,6 +19,7 @@ import { registerAccessControl } from '../../src/server/http/access';
 import { CREATE_PERMISSION, GRANT_TYPES, KIND_PERMISSION, PERMISSIONS, type Need, type Permission } from '../../src/shared/permissions';
 import type { ServiceKind } from '../../src/shared/services';
 import { hashPassword } from '../../src/server/accounts/passwords';
+import { sessionKey } from '../../src/server/accounts/session';
 
 let s: TestServer;
 
@@ -522,7 +523,7 @@ async function bucketIdOf(name: string) {
 
 async function sessionFor(userId: number): Promise<string> {
   const id = randomBytes(24).toString('base64url');
-  await s.db.insertInto('sessions').values({ id, user_id: userId, expires_at: new Date(Date.now() + 3600_000) }).execute();
+  await s.db.insertInto('sessions').values({ id: sessionKey(id), user_id: userId, expires_at: new Date(Date.now() + 3600_000) }).execute();
   return `sid=${id}`;
 }
 

@@ -347,7 +347,7 @@ describe('sign-in throttling (own server)', () => {
     await t.close();
   });
 
-  it('refuses the 11th attempt after 10 failures, even with the right password', async () => {
+  it('asks the 11th attempt after 10 failures for the image captcha, even with the right password', async () => {
     for (let i = 0; i < 10; i++) {
       // failures count for the trimmed name, however it is spaced
       const username = i % 2 ? 'demo' : ' demo ';
@@ -358,7 +358,7 @@ describe('sign-in throttling (own server)', () => {
     const c = new Client(t.app);
     const res = await c.post('/accounts/signin/', { username: 'demo', password: PASSWORD });
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toEqual({ result: false, error_code: 21107, message: '登录尝试过于频繁，请 15 分钟后再试' });
+    expect(res.json()).toEqual({ result: false, error_code: 21107, message: '登录尝试过于频繁，请输入图形验证码后再登录', data: { captcha_required: true } });
     expect(res.headers['set-cookie']).toBeUndefined();
     expect((await c.get('/api/accounts/v2/usage/')).statusCode).toBe(401);
 
@@ -385,9 +385,9 @@ describe('sign-in throttling (own server)', () => {
 
   it('lets the account in again once the failures are older than 15 minutes', async () => {
     await t.db
-      .updateTable('signin_attempts')
-      .set({ created_at: new Date(Date.now() - 16 * 60_000) })
-      .where('username', '=', 'demo')
+      .updateTable('rate_limits')
+      .set({ window_start: new Date(Date.now() - 16 * 60_000) })
+      .where('key', '=', 'signin:demo')
       .execute();
     const res = await new Client(t.app).post('/accounts/signin/', { username: 'demo', password: PASSWORD });
     expect(res.statusCode).toBe(200);

@@ -69,7 +69,8 @@ describe('recharge through the sandbox provider', () => {
     const { order_no, pay_url, gift, method } = res.json().data;
     expect(method).toBe('alipay');
     expect(gift).toBe(100);
-    expect(pay_url).toMatch(/^http:\/\/localhost(:\d+)?\/api\/pay\/sandbox\/[0-9a-f]{48}$/);
+    // made from PUBLIC_URL (here the listening address), not from the request's Host header
+    expect(pay_url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/api\/pay\/sandbox\/[0-9a-f]{48}$/);
     const path = new URL(pay_url).pathname;
     expect((await demo.get(`/api/orders/recharge?order_no=${order_no}`)).json().data.status).toBe('pending');
     // the page needs no session (the phone that scans has none)

@@ -2,6 +2,8 @@
  * The login page (spec 000 §2.2, §4, §5): account, password and, when two-step verification
  * applies, an SMS code with the masked phone, a 60 s countdown and resend.
  * The messages come from the sign-in declaration (schemas/forms/signin), which the server validates with too.
+ * Past the failure limits the server asks for the image captcha (21107 with data.captcha_required,
+ * docs/security.md): the page then shows it, and a new one after every try (a captcha is good once).
  */
 import { stored } from '../storage';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -13,6 +15,7 @@ import { errorText, LOGIN_EXCEPTION_TEXT, LOGIN_UNKNOWN_TEXT } from '../../share
 import { NO_RETURN_PATHS } from '../../shared/account';
 import { LOGIN_CODE_RESEND_SECONDS } from '../../shared/services';
 import { loadSession } from '../session';
+import { CaptchaImage, type CaptchaState } from './Captcha';
 
 const P = signinSchema.properties;
 const MSG = {
@@ -20,7 +23,10 @@ const MSG = {
   password: P.password.errorMessage.minLength,
   codeRequired: errorText(21109),
   codePattern: P.code.errorMessage.pattern,
+  captchaRequired: P.captcha.errorMessage.type,
+  captchaPattern: P.captcha.errorMessage.pattern,
 };
+const CAPTCHA_PATTERN = new RegExp(P.captcha.pattern);
 const CODE_PATTERN = new RegExp(P.code.pattern);
 
 /** Where the login route goes once signed in: from, else previousPath, else the dashboard (spec 000 §2.2). */
@@ -30,6 +36,7 @@ interface Errors {
   username?: string;
   password?: string;
   code?: string;
+  captcha?: string;
 }
 
 export default function LoginPage() {
@@ -43,6 +50,20 @@ export default function LoginPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [hint, setHint] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // the image captcha, once the server asked for it
+  const [captcha, setCaptcha] = useState<CaptchaState | null>(null);
+  const [captchaNeeded, setCaptchaNeeded] = useState(false);
+  const [captchaText, setCaptchaText] = useState('');
+
+  async function refreshCaptcha() {
+    setCaptchaText('');
+    try {
+      setCaptcha((await api.post<{ data: CaptchaState }>('/accounts/manmachine/next', {})).data);
+    } catch {
+      setCaptcha(null);
+    }
+  }
+  const captchaFields = () => (captchaNeeded && captcha ? { captcha_id: captcha.captcha_id, captcha: captchaText } : {});
 
   useEffect(() => {
     if (countdown <= 0) return;
@@ -69,11 +90,16 @@ export default function LoginPage() {
       if (!code) e.code = MSG.codeRequired;
       else if (!CODE_PATTERN.test(code) || code.length !== 6) e.code = MSG.codePattern;
     }
+    if (captchaNeeded) {
+      if (!captchaText) e.captcha = MSG.captchaRequired;
+      else if (!CAPTCHA_PATTERN.test(captchaText)) e.captcha = MSG.captchaPattern;
+    }
     setErrors(e);
     return Object.keys(e).length === 0;
   }
 
   function showFailure(e: unknown) {
+    if (e instanceof ApiFailure && (e.data as { captcha_required?: boolean } | undefined)?.captcha_required) setCaptchaNeeded(true);
     // the request itself failed (no answer) or threw: the login page's own exception text (spec 000 §8)
     if (!(e instanceof ApiFailure) || e.status === 0) setFailure(LOGIN_EXCEPTION_TEXT);
     else if (e.status >= 500) setFailure(e.message);
@@ -81,10 +107,12 @@ export default function LoginPage() {
   }
 
   async function sendCode() {
-    const res = await api.put<{ mobile: string }>('/accounts/two_step_verify/code', { username: username.trim(), password, verify_type: 'sms' });
+    const res = await api.put<{ mobile: string }>('/accounts/two_step_verify/code', { username: username.trim(), password, verify_type: 'sms', ...captchaFields() });
     setTwoStep({ mobile: res.mobile });
     setCountdown(LOGIN_CODE_RESEND_SECONDS);
     setHint(MSG.codeRequired);
+    // the captcha was spent on the code request; the sign-in that follows may need a new one
+    if (captchaNeeded) void refreshCaptcha();
   }
 
   async function resend() {
@@ -94,6 +122,7 @@ export default function LoginPage() {
       await sendCode();
     } catch (e) {
       showFailure(e);
+      if (captchaNeeded) void refreshCaptcha();
     } finally {
       setBusy(false);
     }
@@ -121,6 +150,7 @@ export default function LoginPage() {
         username: name,
         password,
         ...(twoStep ? { code } : {}),
+        ...captchaFields(),
       });
       stored.notCertified.set();
       const previous = stored.previousPath.take();
@@ -129,6 +159,7 @@ export default function LoginPage() {
       await loadSession();
     } catch (e) {
       showFailure(e);
+      if (captchaNeeded || (e instanceof ApiFailure && e.code === 21107)) void refreshCaptcha();
     } finally {
       setBusy(false);
     }
@@ -198,6 +229,24 @@ export default function LoginPage() {
                     重新发送
                   </Button>
                 )}
+              </div>
+            </FormGroup>
+          )}
+          {captchaNeeded && (
+            <FormGroup label="图形验证码" labelFor="login-captcha" helperText={errors.captcha} intent={errors.captcha ? 'danger' : 'none'}>
+              <div className="login-code-row">
+                <InputGroup
+                  id="login-captcha"
+                  name="captcha"
+                  maxLength={4}
+                  placeholder="图中的 4 位字符"
+                  autoComplete="off"
+                  value={captchaText}
+                  intent={errors.captcha ? 'danger' : 'none'}
+                  onChange={(e) => setCaptchaText(e.target.value.trim())}
+                  large
+                />
+                <CaptchaImage captcha={captcha} onRefresh={() => void refreshCaptcha()} />
               </div>
             </FormGroup>
           )}

@@ -118,4 +118,18 @@ export const accountMigrations: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('register_referer', 'text').execute();
     },
   },
+  '0032_sessions_hashed_and_rate_limits': {
+    // docs/security.md: sessions.id keeps the SHA-256 of the cookie (the sessions that exist go on
+    // working: their ids are hashed in place); rate_limits counts attempts per key and window in one
+    // atomic statement (sign-in per account and per address, register_check per address)
+    async up(db: Kysely<any>) {
+      await sql`update sessions set id = encode(sha256(convert_to(id, 'UTF8')), 'hex')`.execute(db);
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('window_start', 'timestamptz', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

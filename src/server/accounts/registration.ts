@@ -22,13 +22,15 @@ import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
+import { publicLink } from '../http/links';
 import type { SmsSender } from '../sms/outbox';
 import { hashCode, hashPassword, randomToken } from './passwords';
 import { newCaptcha, spendCaptcha } from './captcha';
 import { assertMailAllowed, sendContactCode, spendContactCode, type Mailer } from './mail';
 import { findUserForSignin } from './users';
 import { maskMobile } from '../../shared/account';
-import { ACTIVATION_TTL_HOURS, mailLoginUrl, maskMiddle } from '../../shared/security';
+import { ACTIVATION_TTL_HOURS, REGISTER_CHECK_MAX_PER_IP, REGISTER_CHECK_WINDOW_MINUTES, mailLoginUrl, maskMiddle } from '../../shared/security';
+import { takeSlot } from './limits';
 
 const R = registerSchema.properties;
 const L = lostSchema.properties;
@@ -47,7 +49,7 @@ export function inviterOf(code: string): number | null {
 /** The activation link: the callback with {token} and {account_id} filled, on this site. */
 export function activationLink(req: FastifyRequest, callback: string, token: string, accountId: number): string {
   const path = callback.replace('{token}', encodeURIComponent(token)).replace('{account_id}', String(accountId));
-  return `${req.protocol}://${req.headers.host ?? 'localhost'}${path}`;
+  return publicLink(req, path);
 }
 
 export const DEFAULT_ACTIVATION_CALLBACK = '/register/activate/?token={token}&account_id={account_id}';
@@ -107,7 +109,7 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
   app.get<{ Querystring: { check_type: 'username' | 'email' | 'mobile'; check_value: string } }>(
     '/accounts/register_check/',
     {
-      config: { access: 'public', openapi: { summary: '注册前检查账号、邮箱或手机号是否已被使用（result 为 true 表示已存在）' } },
+      config: { access: 'public', openapi: { summary: '注册前检查账号、邮箱或手机号是否已被使用（result 为 true 表示已存在）；每个地址 15 分钟内最多 100 次', errors: { 429: '21133 查询过于频繁' } } },
       schema: {
         querystring: {
           type: 'object',
@@ -120,7 +122,12 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
         },
       },
     },
-    async (req) => ok(undefined, { result: await contactTaken(db, req.query.check_type, req.query.check_value) }),
+    async (req) => {
+      // an oracle of which names exist: limited per client address (docs/security.md), 21133 past the limit
+      const slot = await takeSlot(db, `register-check:${req.ip}`, REGISTER_CHECK_MAX_PER_IP, REGISTER_CHECK_WINDOW_MINUTES * 60);
+      if (!slot.allowed) throw new ApiError(21133, 429);
+      return ok(undefined, { result: await contactTaken(db, req.query.check_type, req.query.check_value) });
+    },
   );
 
   // spec 000 §7 names PUT and POST for the mobile code

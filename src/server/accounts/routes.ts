@@ -11,14 +11,15 @@ import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import type { SmsSender } from '../sms/outbox';
 import { assertSmsAllowed } from '../sms/outbox';
-import { hashCode, verifyPassword } from './passwords';
+import { hashCode, hashPassword, verifyPassword } from './passwords';
+import { clearSlots, releaseSlot, takeSlot } from './limits';
+import { spendCaptcha } from './captcha';
 import { endSession, startSession } from './session';
 import { findUserForSignin, publicUser, usageOf } from './users';
 import { maskMobile } from '../../shared/account';
+import { SIGNIN_IP_MAX_FAILURES, SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MINUTES } from '../../shared/security';
 
-/** Failed attempts per account name within the window before sign-in is refused (21107). */
-export const SIGNIN_MAX_FAILURES = 10;
-export const SIGNIN_WINDOW_MINUTES = 15;
+export { SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MINUTES };
 /** A sign-in code is valid this long, and may be tried this many times. */
 export const CODE_TTL_SECONDS = 300;
 export const CODE_MAX_ATTEMPTS = 5;
@@ -27,7 +28,18 @@ interface SigninBody {
   username: string;
   password: string;
   code?: string;
+  /** the image captcha (POST /accounts/manmachine/next), needed past the failure limits (21107 with data.captcha_required) */
+  captcha_id?: string;
+  captcha?: string;
 }
+
+/** The counters of docs/security.md "Sign-in": per account (or typed name) and per client address. */
+const accountKey = (name: string) => `signin:${name.toLowerCase()}`;
+const addressKey = (ip: string) => `signin-ip:${ip}`;
+
+/** A hash of no one's password: an unknown name costs the same scrypt as a known one (no timing tells). */
+let dummyHash: Promise<string> | null = null;
+const unknownUserHash = () => (dummyHash ??= hashPassword(`no-such-user-${Math.random()}`));
 
 const codeRequestSchema = {
   ...signinSchema,
@@ -41,35 +53,49 @@ function safeFrom(from: unknown): string | undefined {
 }
 
 export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig, sms: SmsSender): void {
-  async function assertNotThrottled(username: string) {
-    const row = await db
-      .selectFrom('signin_attempts')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('username', '=', username.toLowerCase())
-      .where('ok', '=', false)
-      .where('created_at', '>', new Date(Date.now() - SIGNIN_WINDOW_MINUTES * 60_000))
-      .executeTakeFirstOrThrow();
-    if (Number(row.n) >= SIGNIN_MAX_FAILURES) throw new ApiError(21107, 429);
-  }
-
   async function recordAttempt(req: FastifyRequest, username: string, okFlag: boolean) {
     await db.insertInto('signin_attempts').values({ username: username.toLowerCase(), ip: req.ip, ok: okFlag }).execute();
   }
 
   /**
-   * Checks name and password; counts a failure. Failures are counted per account (whatever name,
-   * e-mail or mobile was typed) and per typed name, so switching the login name does not reset the limit.
+   * Checks name and password (docs/security.md "Sign-in"). Before any password is checked, one slot is
+   * taken on the account's counter (whatever name, e-mail or mobile was typed) and one on the client
+   * address's, each by a single atomic statement. Within both limits the password is checked; past
+   * either, only a request that carries a solved image captcha is (21107 asks for it, 21102 refuses a
+   * wrong one), so the owner is never locked out and a guesser pays a captcha per guess. A wrong
+   * password keeps both slots (they are the failures); the right one clears the account's counter
+   * and gives the address's slot back. Unknown names are hashed against a dummy hash, as long as a
+   * known one takes.
    */
   async function authenticate(req: FastifyRequest, body: SigninBody) {
     const typed = body.username.trim();
     const user = await findUserForSignin(db, typed);
     const key = user ? user.username : typed;
-    await assertNotThrottled(key);
-    if (key !== typed) await assertNotThrottled(typed);
-    if (!user || !(await verifyPassword(body.password, user.password_hash))) {
+    const window = SIGNIN_WINDOW_MINUTES * 60;
+    const account = await takeSlot(db, accountKey(key), SIGNIN_MAX_FAILURES, window);
+    const address = await takeSlot(db, addressKey(req.ip), SIGNIN_IP_MAX_FAILURES, window);
+    if (!account.allowed || !address.allowed) {
+      if (!body.captcha_id || !body.captcha) {
+        // nothing was checked: the slots are given back, and the answer asks for the captcha
+        await releaseSlot(db, accountKey(key));
+        await releaseSlot(db, addressKey(req.ip));
+        throw new ApiError(21107, 429, undefined, { captcha_required: true });
+      }
+      try {
+        await spendCaptcha(db, body.captcha_id, body.captcha);
+      } catch (e) {
+        await releaseSlot(db, accountKey(key));
+        await releaseSlot(db, addressKey(req.ip));
+        throw e;
+      }
+    }
+    const good = await verifyPassword(body.password, user ? user.password_hash : await unknownUserHash());
+    if (!user || !good) {
       await recordAttempt(req, key, false);
       throw new ApiError(21108, 400);
     }
+    await clearSlots(db, accountKey(key));
+    await releaseSlot(db, addressKey(req.ip));
     if (user.status === 'frozen' || user.status === 'blocked') throw new ApiError(21104, 403);
     if (user.status === 'disabled') throw new ApiError(41014, 403);
     // registered, e-mail link not opened yet (src/server/accounts/registration.ts)
@@ -80,6 +106,12 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
       if (!parent || parent.status === 'frozen' || parent.status === 'blocked') throw new ApiError(21104, 403);
     }
     return { user, username: key };
+  }
+
+  /** A wrong or spent sign-in code counts as a failure of the account. */
+  async function codeFailure(req: FastifyRequest, username: string) {
+    await takeSlot(db, accountKey(username), SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MINUTES * 60);
+    await recordAttempt(req, username, false);
   }
 
   app.get<{ Querystring: { username?: string } }>(
@@ -128,13 +160,13 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
           .orderBy('id', 'desc')
           .executeTakeFirst();
         if (!row || row.attempts >= CODE_MAX_ATTEMPTS) {
-          await recordAttempt(req, username, false);
+          await codeFailure(req, username);
           throw new ApiError(21102, 400);
         }
         if (new Date(row.expires_at).getTime() < Date.now()) throw new ApiError(21103, 400);
         if (row.code_hash !== hashCode(code)) {
           await db.updateTable('verification_codes').set({ attempts: sql`attempts + 1` }).where('id', '=', row.id).execute();
-          await recordAttempt(req, username, false);
+          await codeFailure(req, username);
           throw new ApiError(21102, 400);
         }
         await db.updateTable('verification_codes').set({ used_at: new Date() }).where('id', '=', row.id).execute();

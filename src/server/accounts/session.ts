@@ -1,13 +1,20 @@
 /**
  * Sessions live in the database (several server processes can share them) and travel in an
- * HttpOnly, SameSite cookie.
+ * HttpOnly, SameSite cookie. The table keeps only the SHA-256 of the cookie's value (`sessions.id`),
+ * so a copy of the database signs no one in. The cookie is Secure when SECURE_COOKIES is on or the
+ * request came over HTTPS (directly, or through a proxy of TRUST_PROXY that says so). docs/security.md
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
 import type { ServerConfig } from '../config';
-import { randomToken } from './passwords';
+import { hashCode, randomToken } from './passwords';
 
 export const SESSION_COOKIE = 'sid';
+
+/** What `sessions.id` holds for a cookie value: its SHA-256, hex. */
+export function sessionKey(cookieValue: string): string {
+  return hashCode(cookieValue);
+}
 
 export interface SessionUser {
   id: number;
@@ -21,8 +28,11 @@ export interface SessionUser {
   permissions: string[];
   custom_prohibit_configuration: boolean;
   overseas_acceleration_switch: boolean;
+  /** spec 000 §3 account_status (NORMAL, DISABLED, BLOCKED, LOCKED): the main account's, for a sub-account too */
+  account_status: string;
   /** The main account whose services this user works on. */
   account_id: number;
+  /** The session's row id (the hash of the cookie, never the cookie itself). */
   session_id: string;
 }
 
@@ -45,29 +55,38 @@ export function registerSessions(app: FastifyInstance, db: DB): void {
         // a sub-account shares its main account's lock and switches
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.custom_prohibit_configuration').whereRef('p.id', '=', 'u.parent_id'), 'u.custom_prohibit_configuration').as('custom_prohibit_configuration'),
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.overseas_acceleration_switch').whereRef('p.id', '=', 'u.parent_id'), 'u.overseas_acceleration_switch').as('overseas_acceleration_switch'),
+        eb.fn.coalesce(eb.selectFrom('users as p').select('p.account_status').whereRef('p.id', '=', 'u.parent_id'), 'u.account_status').as('account_status'),
       ])
-      .where('s.id', '=', sid)
+      .where('s.id', '=', sessionKey(sid))
       .where('s.expires_at', '>', new Date())
       .executeTakeFirst();
     if (row) req.user = { ...row, account_id: row.parent_id ?? row.id };
   });
 }
 
+/**
+ * Whether the session cookie gets Secure: always with SECURE_COOKIES, else when this request came over
+ * HTTPS. `req.protocol` reads X-Forwarded-Proto only from a proxy of TRUST_PROXY (Fastify's trustProxy).
+ */
+export function secureCookie(config: Pick<ServerConfig, 'secureCookies'> | undefined, req: FastifyRequest): boolean {
+  return Boolean(config?.secureCookies) || req.protocol === 'https';
+}
+
 export async function startSession(db: DB, config: ServerConfig, reply: FastifyReply, req: FastifyRequest, userId: number) {
-  const id = randomToken(32);
+  const token = randomToken(32);
   const expires = new Date(Date.now() + config.sessionTtl * 1000);
-  await db.insertInto('sessions').values({ id, user_id: userId, expires_at: expires, ip: req.ip }).execute();
-  reply.setCookie(SESSION_COOKIE, id, {
+  await db.insertInto('sessions').values({ id: sessionKey(token), user_id: userId, expires_at: expires, ip: req.ip }).execute();
+  reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: config.secureCookies,
+    secure: secureCookie(config, req),
     expires,
   });
 }
 
 export async function endSession(db: DB, reply: FastifyReply, req: FastifyRequest) {
   const sid = req.cookies[SESSION_COOKIE];
-  if (sid) await db.deleteFrom('sessions').where('id', '=', sid).execute();
-  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  if (sid) await db.deleteFrom('sessions').where('id', '=', sessionKey(sid)).execute();
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookie(undefined, req) });
 }

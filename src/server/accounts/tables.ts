@@ -83,6 +83,13 @@ export interface IdentityImagesTable {
   bytes: Uint8Array;
 }
 
+/** Attempts per key in a fixed window (migration 0032, src/server/accounts/limits.ts). */
+export interface RateLimitsTable {
+  key: string;
+  window_start: Date;
+  count: number;
+}
+
 /* Columns migration 0030 adds to users. */
 declare module '../db/schema' {
   interface Database {
@@ -94,6 +101,7 @@ declare module '../db/schema' {
     captchas: CaptchasTable;
     identity_verifications: IdentityVerificationsTable;
     identity_images: IdentityImagesTable;
+    rate_limits: RateLimitsTable;
   }
   interface UsersTable {
     email_verified: Generated<boolean>;

@@ -17,6 +17,8 @@ export async function cleanup(db: DB, now = Date.now()): Promise<Record<string, 
   };
   await run('sessions', db.deleteFrom('sessions').where('expires_at', '<', new Date(now)));
   await run('signin_attempts', db.deleteFrom('signin_attempts').where('created_at', '<', new Date(now - DAY)));
+  // sign-in and register_check counters whose window (at most an hour) ended a day ago
+  await run('rate_limits', db.deleteFrom('rate_limits').where('window_start', '<', new Date(now - DAY)));
   await run('verification_codes', db.deleteFrom('verification_codes').where('expires_at', '<', new Date(now - DAY)));
   await run('purge_tasks', db.deleteFrom('purge_tasks').where('created_at', '<', new Date(now - PURGE_RECORD_DAYS * DAY)));
   await run('sms_outbox', db.deleteFrom('sms_outbox').where('created_at', '<', new Date(now - 30 * DAY)));

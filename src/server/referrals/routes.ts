@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
+import { publicLink } from '../http/links';
 import { keysetQuery } from '../http/keyset';
 import { inviteCodeOf } from '../accounts/registration';
 import { settleReferralRebates } from './settle';
@@ -47,7 +48,7 @@ export function referralRoutes(app: FastifyInstance, db: DB): void {
 
   app.get('/api/accounts/invite-url/', { config: main }, async (req) => {
     const code = inviteCodeOf(req.user!.account_id);
-    const answer: InviteUrl = { invite_code: code, url: `${req.protocol}://${req.headers.host ?? 'localhost'}/register/?invite=${code}`, rate: REFERRAL_RATE, days: REFERRAL_DAYS };
+    const answer: InviteUrl = { invite_code: code, url: publicLink(req, `/register/?invite=${code}`), rate: REFERRAL_RATE, days: REFERRAL_DAYS };
     return ok(answer);
   });
 

@@ -13,6 +13,7 @@ import type { DB } from '../../db';
 import type { SmsSender } from '../../sms/outbox';
 import { ApiError } from '../../http/errors';
 import { ok } from '../../http/envelope';
+import { publicLink } from '../../http/links';
 import { debitBalance, payCodeState, sendPayCode, usePayCode, verifyPayCode } from './confirm';
 import { markOrderPaid } from './orders';
 import { paymentProvider } from './provider';
@@ -48,8 +49,8 @@ export function payRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
       if (!order || order.status === 'closed') throw new ApiError(22211, 404);
       if (order.status === 'success') throw new ApiError(22212, 400);
       if (req.body.method === 'alipay') {
-        if (order.pay_token) return ok({ order_no: order.order_no, pay_url: `${req.protocol}://${req.headers.host}/api/pay/sandbox/${order.pay_token}` });
-        const pay = await paymentProvider().createPayment({ order_no: order.order_no, amount: Number(order.amount), title: order.title }, `${req.protocol}://${req.headers.host}`);
+        if (order.pay_token) return ok({ order_no: order.order_no, pay_url: publicLink(req, `/api/pay/sandbox/${order.pay_token}`) });
+        const pay = await paymentProvider().createPayment({ order_no: order.order_no, amount: Number(order.amount), title: order.title }, publicLink(req, ''));
         await db.updateTable('billing_orders').set({ pay_token: pay.token }).where('id', '=', order.id).execute();
         return ok({ order_no: order.order_no, pay_url: pay.pay_url });
       }

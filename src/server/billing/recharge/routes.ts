@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { ApiError, VALIDATION_ERROR } from '../../http/errors';
 import { ok } from '../../http/envelope';
+import { publicLink } from '../../http/links';
 import { paymentProvider } from '../pay/provider';
 import { markOrderPaid } from '../pay/orders';
 import { newOrderNo } from '../pay/confirm';
@@ -51,7 +52,7 @@ export function toOrderRow(o: { order_no: string; kind: string; title: string; a
 }
 
 function originOf(req: FastifyRequest): string {
-  return `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+  return publicLink(req, '');
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
