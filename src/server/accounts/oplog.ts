@@ -1,11 +1,11 @@
 /**
  * The operation log (spec 000 §2.4 "log/", §7 GET /api/logs/): every change a user makes is
  * recorded with who (id and name), what (action, detail), the target, when and from which address.
- * Sections write through `writeLog` (inside their transaction when they have one); the main account
+ * Sections write through `writeLog`, always inside the transaction of the change; the main account
  * reads its own and its sub-accounts' entries, newest first.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
 import { ok } from '../http/envelope';
@@ -18,10 +18,26 @@ export interface LogWrite {
   detail?: unknown;
 }
 
-/** Records one change by the signed-in user of `req`. Never put a password in `detail`. */
-export async function writeLog(db: Kysely<Database>, req: FastifyRequest, entry: LogWrite): Promise<void> {
-  const user = req.user!;
-  await db
+/** Who made a change: the signed-in user (or the one a job acts for) and the address it came from. */
+export interface LogActor {
+  account_id: number;
+  id: number;
+  username: string | null;
+}
+
+/**
+ * Records one change by the signed-in user of `req`, in the transaction that makes the change: the
+ * type takes only a `Transaction`, so a change and its log row commit together or not at all (issue
+ * 21 item 3; tests/unit/oplog-writers.test.ts checks that nothing else inserts into operation_logs).
+ * Never put a password in `detail`.
+ */
+export async function writeLog(trx: Transaction<Database>, req: FastifyRequest, entry: LogWrite): Promise<void> {
+  await writeLogAs(trx, req.user!, req.ip, entry);
+}
+
+/** writeLog for a known user and address (jobs acting for a user, partner calls). */
+export async function writeLogAs(trx: Transaction<Database>, user: LogActor, ip: string | null, entry: LogWrite): Promise<void> {
+  await trx
     .insertInto('operation_logs')
     .values({
       account_id: user.account_id,
@@ -30,9 +46,14 @@ export async function writeLog(db: Kysely<Database>, req: FastifyRequest, entry:
       action: entry.action,
       target: entry.target,
       detail: JSON.stringify(entry.detail ?? {}),
-      ip: req.ip,
+      ip,
     })
     .execute();
+}
+
+/** A log row on its own, for what changes nothing else (a download): one short transaction. */
+export function logOnly(db: Kysely<Database>, req: FastifyRequest, entry: LogWrite): Promise<void> {
+  return db.transaction().execute((trx) => writeLog(trx, req, entry));
 }
 
 interface LogQuery {

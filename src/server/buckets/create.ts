@@ -9,6 +9,7 @@ import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { usageOf } from '../accounts/users';
+import { writeLog } from '../accounts/oplog';
 import { creationRefusal, type ServiceKind } from '../../shared/services';
 import { bucketInfo, domainsOf, type BucketRow } from './repo';
 import { assertMayUse } from '../http/access';
@@ -51,10 +52,7 @@ export function createBucketRoutes(app: FastifyInstance, db: DB): void {
       for (const domain of body.domains) {
         await trx.insertInto('bucket_domains').values({ bucket_id: b.id, domain, cname: cnameFor(b.name) }).execute();
       }
-      await trx
-        .insertInto('operation_logs')
-        .values({ account_id: user.account_id, user_id: user.id, action: 'bucket.create', target: b.name, detail: JSON.stringify({ kind: b.kind, domains: body.domains }), ip: req.ip })
-        .execute();
+      await writeLog(trx, req, { action: 'bucket.create', target: b.name, detail: { kind: b.kind, domains: body.domains } });
       return b;
     });
     const domains = await domainsOf(db, [row.id]);

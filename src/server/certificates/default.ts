@@ -14,6 +14,7 @@ import type { DB } from '../db';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import type { SessionUser } from '../accounts/session';
+import { writeLog, writeLogAs } from '../accounts/oplog';
 import { assertNotLocked } from '../settings/routes';
 import { bucketForUser, childReaches, visibleTo, type BucketRow } from '../buckets/repo';
 import { covers, daysLeft } from '../../shared/certificates';
@@ -26,9 +27,6 @@ const flags = {
 const certId = (message: string) => ({ type: 'integer', minimum: 1, errorMessage: { type: message, minimum: message } });
 
 export function defaultDomainRoutes(app: FastifyInstance, db: DB, defaultSuffix: string): void {
-  const log = (user: SessionUser, ip: string, action: string, target: string, detail: unknown) =>
-    db.insertInto('operation_logs').values({ account_id: user.account_id, user_id: user.id, action, target, detail: JSON.stringify(detail), ip }).execute();
-
   app.get('/api/https/domain/default/manager/', { config: { access: 'user', needs: ['https'] } }, async (req) => {
     const rows = await visibleTo(db.selectFrom('buckets'), req.user!)
       .leftJoin('default_domain_https as h', 'h.bucket_id', 'buckets.id')
@@ -61,13 +59,15 @@ export function defaultDomainRoutes(app: FastifyInstance, db: DB, defaultSuffix:
       assertNotLocked(user);
       const https = req.body.https || req.body.force_https;
       const state = { https, force_https: https && req.body.force_https };
-      await db
-        .insertInto('default_domain_https')
-        .values({ bucket_id: bucket.id, ...state })
-        .onConflict((oc) => oc.column('bucket_id').doUpdateSet({ ...state, updated_at: new Date() }))
-        .execute();
       const domain = `${bucket.name}.${defaultSuffix}`;
-      await log(user, req.ip, 'https.default.update', domain, state);
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('default_domain_https')
+          .values({ bucket_id: bucket.id, ...state })
+          .onConflict((oc) => oc.column('bucket_id').doUpdateSet({ ...state, updated_at: new Date() }))
+          .execute();
+        await writeLog(trx, req, { action: 'https.default.update', target: domain, detail: state });
+      });
       return ok({ bucket_name: bucket.name, domain, ...state });
     },
   );
@@ -83,12 +83,14 @@ export function defaultDomainRoutes(app: FastifyInstance, db: DB, defaultSuffix:
   async function move(user: SessionUser, ip: string, rows: { domain_id: number; domain: string }[], target: { id: number; domains: string[] }, action: string, create = false) {
     const uncovered = rows.filter((r) => !covers(target.domains, r.domain)).map((r) => r.domain);
     if (uncovered.length) throw new ApiError(21707, 400, uncovered.map((d) => ({ path: '/certificate_id', message: `证书不包含域名 ${d}` })));
-    // a domain without an HTTPS row yet gets one (HTTPS stays off until turned on)
-    if (create) for (const r of rows) await db.insertInto('domain_https').values({ domain_id: r.domain_id, certificate_id: null }).onConflict((oc) => oc.column('domain_id').doNothing()).execute();
-    if (rows.length) {
-      await db.updateTable('domain_https').set({ certificate_id: target.id, updated_at: new Date() }).where('domain_id', 'in', rows.map((r) => r.domain_id)).execute();
-    }
-    await log(user, ip, action, String(target.id), { certificate_id: target.id, domains: rows.map((r) => r.domain) });
+    await db.transaction().execute(async (trx) => {
+      // a domain without an HTTPS row yet gets one (HTTPS stays off until turned on)
+      if (create) for (const r of rows) await trx.insertInto('domain_https').values({ domain_id: r.domain_id, certificate_id: null }).onConflict((oc) => oc.column('domain_id').doNothing()).execute();
+      if (rows.length) {
+        await trx.updateTable('domain_https').set({ certificate_id: target.id, updated_at: new Date() }).where('domain_id', 'in', rows.map((r) => r.domain_id)).execute();
+      }
+      await writeLogAs(trx, user, ip, { action, target: String(target.id), detail: { certificate_id: target.id, domains: rows.map((r) => r.domain) } });
+    });
     return ok({ certificate_id: target.id, domains: rows.map((r) => r.domain) });
   }
 

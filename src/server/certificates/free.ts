@@ -21,6 +21,7 @@ import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { keysetQuery, pagingProps } from '../http/keyset';
 import type { SessionUser } from '../accounts/session';
+import { writeLogAs } from '../accounts/oplog';
 import { assertNotLocked } from '../settings/routes';
 import { APPLY_STATUS, FREE_AGENTS, FREE_CERT_LIMIT, SSLPACK_LINK, type ApplyStatus, type CertificateApplication, type FreeAgent } from '../../shared/certificates';
 import type {} from './tables';
@@ -137,10 +138,7 @@ export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
         .values({ account_id: user.account_id, agent, domains: JSON.stringify(names), status, pack_id: packId })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('operation_logs')
-        .values({ account_id: user.account_id, user_id: user.id, action: 'certificate.free.apply', target: names[0]!, detail: JSON.stringify({ apply_id: row.id, agent, domains: names, status, ...(packId ? { pack_id: packId } : {}) }), ip })
-        .execute();
+      await writeLogAs(trx, user, ip, { action: 'certificate.free.apply', target: names[0]!, detail: { apply_id: row.id, agent, domains: names, status, ...(packId ? { pack_id: packId } : {}) } });
       return row.id;
     });
   }

@@ -20,7 +20,8 @@
  *   POST   /api/https/trustasia/csr_parse/                 the names of a CSR
  *   GET/POST/PUT/DELETE /api/https/certificate/template    organisation templates
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
 import * as acme from 'acme-client';
 import orderSchema from '../../../schemas/forms/certificate_order/schema.json';
 import applySchema from '../../../schemas/forms/certificate_apply/schema.json';
@@ -29,6 +30,8 @@ import templateSchema from '../../../schemas/forms/certificate_template/schema.j
 import { ruleErrors as applyRuleErrors } from '../../../schemas/forms/certificate_apply/rules';
 import { ruleErrors as reissueRuleErrors } from '../../../schemas/forms/certificate_reissue/rules';
 import type { DB } from '../db';
+import type { Database } from '../db/schema';
+import { logOnly, writeLog } from '../accounts/oplog';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { keysetQuery, pagingProps } from '../http/keyset';
@@ -136,18 +139,18 @@ function domainRefusal(errors: FieldError[]): ApiError {
 
 export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
   const need = { access: 'user' as const, needs: ['https' as const] };
-  const log = (user: SessionUser, ip: string, action: string, target: string, detail: unknown) =>
-    db.insertInto('operation_logs').values({ account_id: user.account_id, user_id: user.id, action, target, detail: JSON.stringify(detail), ip }).execute();
+  /** An order's log row, in the transaction of its change. */
+  const log = (trx: Transaction<Database>, req: FastifyRequest, action: string, target: string, detail: unknown) => writeLog(trx, req, { action, target, detail });
 
-  async function one(user: SessionUser, id: number): Promise<OrderRow> {
-    const row = await db.selectFrom('certificate_orders').selectAll().where('id', '=', id).where('account_id', '=', user.account_id).executeTakeFirst();
+  async function one(user: SessionUser, id: number, q: Kysely<Database> = db): Promise<OrderRow> {
+    const row = await q.selectFrom('certificate_orders').selectAll().where('id', '=', id).where('account_id', '=', user.account_id).executeTakeFirst();
     if (!row) throw new ApiError(24602, 404);
     return row as unknown as OrderRow;
   }
 
   /** Moves an order between states, refusing (24603) when it is no longer in one of `from`. */
-  async function move(id: number, from: OrderStatus[], set: Record<string, unknown>) {
-    const r = await db
+  async function move(trx: Transaction<Database>, id: number, from: OrderStatus[], set: Record<string, unknown>) {
+    const r = await trx
       .updateTable('certificate_orders')
       .set({ ...set, updated_at: new Date() } as never)
       .where('id', '=', id)
@@ -209,24 +212,27 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
       const p = product(b.product_id);
       const bad = countsAllowed(p.kind, b.default_domain, b.general_domain);
       if (bad) throw new ApiError(20001, 400, [{ path: '/default_domain', message: bad }]);
-      const row = await db
-        .insertInto('certificate_orders')
-        .values({
-          account_id: user.account_id,
-          product_id: p.product_id,
-          brand: p.brand,
-          level: p.level,
-          kind: p.kind,
-          agent: PAID_BRANDS[p.brand].agent,
-          years: b.years,
-          default_domain: b.default_domain,
-          general_domain: b.general_domain,
-          price: orderPrice(p, b.years, b.default_domain, b.general_domain).toFixed(2),
-          status: 'unpaid',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await log(user, req.ip, 'certificate.order.create', p.product_id, { order_id: row.id });
+      const row = await db.transaction().execute(async (trx) => {
+        const created = await trx
+          .insertInto('certificate_orders')
+          .values({
+            account_id: user.account_id,
+            product_id: p.product_id,
+            brand: p.brand,
+            level: p.level,
+            kind: p.kind,
+            agent: PAID_BRANDS[p.brand].agent,
+            years: b.years,
+            default_domain: b.default_domain,
+            general_domain: b.general_domain,
+            price: orderPrice(p, b.years, b.default_domain, b.general_domain).toFixed(2),
+            status: 'unpaid',
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await log(trx, req, 'certificate.order.create', p.product_id, { order_id: created.id });
+        return created;
+      });
       return ok(orderView(await one(user, row.id)));
     },
   );
@@ -260,16 +266,17 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
         deliver: async (trx, bo) => {
           const r = await trx.updateTable('certificate_orders').set({ status: 'paid', paid_at: new Date(), billing_order_no: bo.order_no, updated_at: new Date() }).where('id', '=', o.id).where('status', '=', 'unpaid').executeTakeFirst();
           if (!Number(r.numUpdatedRows)) throw new ApiError(24603, 409);
+          await log(trx, req, 'certificate.order.pay', String(o.id), { order_id: o.id, order_no: bo.order_no, amount: Number(o.price) });
         },
       });
-      await log(user, req.ip, 'certificate.order.pay', String(o.id), { order_id: o.id, order_no: paid.order_no, amount: Number(o.price) });
       return ok({ ...orderView(await one(user, o.id)), balance: paid.balance });
     },
   );
 
-  async function sendToCa(o: OrderRow, domains: string[], status: OrderStatus[], extra: Record<string, unknown> = {}) {
+  /** Sends an order to the CA, then moves it to applying in `trx` (with the change's log row). */
+  async function sendToCa(trx: Transaction<Database>, o: OrderRow, domains: string[], status: OrderStatus[], extra: Record<string, unknown> = {}) {
     const applied = await caProvider().apply(db, { id: o.id, brand: o.brand, level: o.level, years: o.years, domains, apply_id: o.apply_id, status: o.status });
-    await move(o.id, status, { status: 'applying', apply_id: applied.apply_id, dcv: JSON.stringify(applied.dcv), domains: JSON.stringify(domains), error: null, ...extra });
+    await move(trx, o.id, status, { status: 'applying', apply_id: applied.apply_id, dcv: JSON.stringify(applied.dcv), domains: JSON.stringify(domains), error: null, ...extra });
   }
 
   const applyRoute = (url: string, agent: 'trustasia' | 'racent') =>
@@ -287,8 +294,10 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
       }
       const domains = [...new Set(req.body.domains.map((d) => d.trim().toLowerCase()).filter(Boolean))];
       const message: CaMessage = { main_domain: domains[0]!, multiple_domain: domains.slice(1).join(','), add_domains: '', template_id: req.body.template_id ?? null };
-      await sendToCa(o, domains, ['paid'], { ca_message: JSON.stringify(message) });
-      await log(user, req.ip, 'certificate.order.apply', message.main_domain, { order_id: o.id, domains });
+      await db.transaction().execute(async (trx) => {
+        await sendToCa(trx, o, domains, ['paid'], { ca_message: JSON.stringify(message) });
+        await log(trx, req, 'certificate.order.apply', message.main_domain, { order_id: o.id, domains });
+      });
       return ok(orderView(await one(user, o.id)));
     });
   applyRoute('/api/https/trustasia/certificate/paid/apply/', 'trustasia');
@@ -317,8 +326,10 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
     if (o.status !== 'applying' && o.status !== 'verifying') throw new ApiError(24603, 409);
     await caProvider().cancel(db, { ...o });
     // a re-issue order has no "paid" step of its own: cancelling ends it
-    await move(o.id, ['applying', 'verifying'], o.old_order_id ? { status: 'cancelled' } : { status: 'paid', dcv: '[]', apply_id: null });
-    await log(user, req.ip, 'certificate.order.cancel_apply', String(o.id), { order_id: o.id });
+    await db.transaction().execute(async (trx) => {
+      await move(trx, o.id, ['applying', 'verifying'], o.old_order_id ? { status: 'cancelled' } : { status: 'paid', dcv: '[]', apply_id: null });
+      await log(trx, req, 'certificate.order.cancel_apply', String(o.id), { order_id: o.id });
+    });
     return ok(orderView(await one(user, o.id)));
   });
 
@@ -327,8 +338,10 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
     assertNotLocked(user);
     const o = await one(user, req.body.order_id);
     if (o.status !== 'failed' || !o.domains.length) throw new ApiError(24603, 409);
-    await sendToCa(o, o.domains, ['failed']);
-    await log(user, req.ip, 'certificate.order.reapply', String(o.id), { order_id: o.id });
+    await db.transaction().execute(async (trx) => {
+      await sendToCa(trx, o, o.domains, ['failed']);
+      await log(trx, req, 'certificate.order.reapply', String(o.id), { order_id: o.id });
+    });
     return ok(orderView(await one(user, o.id)));
   });
 
@@ -341,29 +354,33 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
       const errors = reissueRuleErrors(req.body, orderContext(o));
       if (errors.length) throw domainRefusal(errors);
       const domains = [...new Set(req.body.domains.map((d) => d.trim().toLowerCase()).filter(Boolean))];
-      const row = await db
-        .insertInto('certificate_orders')
-        .values({
-          account_id: user.account_id,
-          product_id: o.product_id,
-          brand: o.brand,
-          level: o.level,
-          kind: o.kind,
-          agent: o.agent,
-          years: o.years,
-          default_domain: o.default_domain,
-          general_domain: o.general_domain,
-          price: '0.00',
-          status: 'paid',
-          old_order_id: o.id,
-          reissued_type: 'replace',
-          ca_message: JSON.stringify({ ...(o.ca_message ?? { template_id: null, add_domains: '' }), main_domain: domains[0]!, multiple_domain: domains.slice(1).join(',') }),
-          paid_at: new Date(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await sendToCa({ ...(await one(user, row.id)) }, domains, ['paid']);
-      await log(user, req.ip, 'certificate.order.replace', domains[0]!, { order_id: row.id, old_order_id: o.id, domains });
+      const row = await db.transaction().execute(async (trx) => {
+        const created = await trx
+          .insertInto('certificate_orders')
+          .values({
+            account_id: user.account_id,
+            product_id: o.product_id,
+            brand: o.brand,
+            level: o.level,
+            kind: o.kind,
+            agent: o.agent,
+            years: o.years,
+            default_domain: o.default_domain,
+            general_domain: o.general_domain,
+            price: '0.00',
+            status: 'paid',
+            old_order_id: o.id,
+            reissued_type: 'replace',
+            ca_message: JSON.stringify({ ...(o.ca_message ?? { template_id: null, add_domains: '' }), main_domain: domains[0]!, multiple_domain: domains.slice(1).join(',') }),
+            paid_at: new Date(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // the new order exists only if the CA took it
+        await sendToCa(trx, await one(user, created.id, trx), domains, ['paid']);
+        await log(trx, req, 'certificate.order.replace', domains[0]!, { order_id: created.id, old_order_id: o.id, domains });
+        return created;
+      });
       return ok(orderView(await one(user, row.id)));
     });
   replaceRoute('/api/https/trustasia/certificate/paid/replace');
@@ -381,17 +398,19 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
       .select(['d.id', 'd.domain', 'b.id as bucket_id', 'b.kind'])
       .where('b.owner_id', '=', user.account_id)
       .execute();
-    const deployed: string[] = [];
-    for (const r of rows) {
-      if (!covers(cert.domains, r.domain) || !(await childReaches(db, user, { id: r.bucket_id, kind: r.kind }))) continue;
-      await db
-        .insertInto('domain_https')
-        .values({ domain_id: r.id, certificate_id: cert.id, https: true })
-        .onConflict((oc) => oc.column('domain_id').doUpdateSet({ certificate_id: cert.id, https: true, updated_at: new Date() }))
-        .execute();
-      deployed.push(r.domain);
-    }
-    await log(user, req.ip, 'certificate.order.deploy', String(o.id), { order_id: o.id, certificate_id: cert.id, domains: deployed });
+    const targets: typeof rows = [];
+    for (const r of rows) if (covers(cert.domains, r.domain) && (await childReaches(db, user, { id: r.bucket_id, kind: r.kind }))) targets.push(r);
+    const deployed = targets.map((r) => r.domain);
+    await db.transaction().execute(async (trx) => {
+      for (const r of targets) {
+        await trx
+          .insertInto('domain_https')
+          .values({ domain_id: r.id, certificate_id: cert.id, https: true })
+          .onConflict((oc) => oc.column('domain_id').doUpdateSet({ certificate_id: cert.id, https: true, updated_at: new Date() }))
+          .execute();
+      }
+      await log(trx, req, 'certificate.order.deploy', String(o.id), { order_id: o.id, certificate_id: cert.id, domains: deployed });
+    });
     return ok({ order_id: o.id, certificate_id: cert.id, domains: deployed });
   });
 
@@ -401,7 +420,7 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
     const o = await one(user, req.query.order_id);
     if (!o.certificate_id) throw new ApiError(24603, 409);
     const c = await db.selectFrom('certificates').select(['certificate', 'private_key', 'common_name']).where('id', '=', o.certificate_id).executeTakeFirstOrThrow();
-    await log(user, req.ip, 'certificate.download', c.common_name, { order_id: o.id });
+    await logOnly(db, req, { action: 'certificate.download', target: c.common_name, detail: { order_id: o.id } });
     const name = c.common_name.replace(/^\*\./, '_.').replace(/[^a-z0-9._-]/gi, '_');
     return reply.type('application/x-pem-file; charset=utf-8').header('content-disposition', `attachment; filename="${name}.pem"`).send(`${c.certificate}\n${c.private_key}\n`);
   });
@@ -411,9 +430,11 @@ export function certificateOrderRoutes(app: FastifyInstance, db: DB): void {
     assertNotLocked(user);
     const o = await one(user, req.query.order_id);
     if (!['unpaid', 'failed', 'issued', 'cancelled'].includes(o.status)) throw new ApiError(24603, 409);
-    await db.updateTable('certificate_orders').set({ old_order_id: null }).where('old_order_id', '=', o.id).execute();
-    await db.deleteFrom('certificate_orders').where('id', '=', o.id).execute();
-    await log(user, req.ip, 'certificate.order.delete', String(o.id), { order_id: o.id, status: o.status });
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('certificate_orders').set({ old_order_id: null }).where('old_order_id', '=', o.id).execute();
+      await trx.deleteFrom('certificate_orders').where('id', '=', o.id).execute();
+      await log(trx, req, 'certificate.order.delete', String(o.id), { order_id: o.id, status: o.status });
+    });
     return ok();
   });
 

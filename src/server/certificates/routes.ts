@@ -13,7 +13,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import certificateSchema from '../../../schemas/forms/certificate/schema.json';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db';
+import type { Database } from '../db/schema';
+import { writeLogAs } from '../accounts/oplog';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { keysetQuery, pagingProps } from '../http/keyset';
@@ -93,8 +96,9 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
     return map;
   }
 
-  function log(user: SessionUser, ip: string, action: string, target: string, detail: unknown) {
-    return db.insertInto('operation_logs').values({ account_id: user.account_id, user_id: user.id, action, target, detail: JSON.stringify(detail), ip }).execute();
+  /** A certificate's log row, in the transaction of its change. */
+  function log(trx: Transaction<Database>, user: SessionUser, ip: string, action: string, target: string, detail: unknown) {
+    return writeLogAs(trx, user, ip, { action, target, detail });
   }
 
   app.post<{ Body: UploadBody }>('/api/https/certificate/', { config: { access: 'user', needs: ['https'] }, schema: { body: certificateSchema } }, async (req) => {
@@ -113,22 +117,25 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
       .where('fingerprint', '=', parsed.info.fingerprint)
       .executeTakeFirst();
     if (existing) throw new ApiError(21704, 409, undefined, { status: CERT_STATUS.EXISTS, certificate_id: existing.id });
-    const row = await db
-      .insertInto('certificates')
-      .values({
-        account_id: user.account_id,
-        ...parsed.info,
-        domains: JSON.stringify(parsed.info.domains),
-        certificate: b.certificate.trim(),
-        private_key: b.private_key.trim(),
-        enc_crt: b.gm ? b.enc_crt!.trim() : null,
-        enc_pkey: b.gm ? b.enc_pkey!.trim() : null,
-        gm: Boolean(b.gm),
-        remark: b.remark || null,
-      })
-      .returning(CERT_COLUMNS)
-      .executeTakeFirstOrThrow();
-    await log(user, req.ip, 'certificate.upload', row.common_name, { certificate_id: row.id, domains: parsed.info.domains });
+    const row = await db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('certificates')
+        .values({
+          account_id: user.account_id,
+          ...parsed.info,
+          domains: JSON.stringify(parsed.info.domains),
+          certificate: b.certificate.trim(),
+          private_key: b.private_key.trim(),
+          enc_crt: b.gm ? b.enc_crt!.trim() : null,
+          enc_pkey: b.gm ? b.enc_pkey!.trim() : null,
+          gm: Boolean(b.gm),
+          remark: b.remark || null,
+        })
+        .returning(CERT_COLUMNS)
+        .executeTakeFirstOrThrow();
+      await log(trx, user, req.ip, 'certificate.upload', created.common_name, { certificate_id: created.id, domains: parsed.info.domains });
+      return created;
+    });
     return ok({ status: CERT_STATUS.OK, ...info(row as CertRow, []) });
   });
 
@@ -183,8 +190,10 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
     const row = await own(user, req.query.certificate_id);
     const bound = (await boundDomains([row.id])).get(row.id) ?? [];
     if (bound.length) throw new ApiError(21706, 409, undefined, { bound });
-    await db.deleteFrom('certificates').where('id', '=', row.id).execute();
-    await log(user, req.ip, 'certificate.delete', row.common_name, { certificate_id: row.id });
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('certificates').where('id', '=', row.id).execute();
+      await log(trx, user, req.ip, 'certificate.delete', row.common_name, { certificate_id: row.id });
+    });
     return ok();
   });
 
@@ -198,7 +207,7 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
       const row = await own(user, req.query.certificate_id);
       const name = row.common_name.replace(/^\*\./, '_.').replace(/[^a-z0-9._-]/gi, '_');
       const body = [row.certificate, row.private_key, ...(row.gm ? [row.enc_crt, row.enc_pkey] : [])].join('\n') + '\n';
-      await log(user, req.ip, 'certificate.download', row.common_name, { certificate_id: row.id });
+      await db.transaction().execute((trx) => log(trx, user, req.ip, 'certificate.download', row.common_name, { certificate_id: row.id }));
       return reply
         .type('application/x-pem-file; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}.pem"`)
@@ -292,12 +301,14 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
     } else if (state.certificate_id) {
       await own(user, state.certificate_id);
     }
-    await db
-      .insertInto('domain_https')
-      .values({ domain_id: d.id, ...state })
-      .onConflict((oc) => oc.column('domain_id').doUpdateSet({ ...state, updated_at: new Date() }))
-      .execute();
-    await log(user, ip, 'https.update', d.domain, state);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('domain_https')
+        .values({ domain_id: d.id, ...state })
+        .onConflict((oc) => oc.column('domain_id').doUpdateSet({ ...state, updated_at: new Date() }))
+        .execute();
+      await log(trx, user, ip, 'https.update', d.domain, state);
+    });
     return ok({ domain: d.domain, ...state });
   }
 

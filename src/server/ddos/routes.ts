@@ -190,12 +190,15 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
 
   app.post<{ Body: { package: string; nodes: number[]; months: number } }>('/api/ddos/order', { config: access, schema: { body: orderSchema } }, async (req) => {
     const q = quote(req.body);
-    const row = await db
-      .insertInto('ddos_orders')
-      .values({ account_id: req.user!.account_id, user_id: req.user!.id, package: q.package, nodes: JSON.stringify(q.nodes), months: q.months, price: q.price })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await writeLog(db, req, { action: 'ddos.order', target: `订单 ${row.id}`, detail: { package: q.package, nodes: q.nodes, months: q.months, price: q.price } });
+    const row = await db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('ddos_orders')
+        .values({ account_id: req.user!.account_id, user_id: req.user!.id, package: q.package, nodes: JSON.stringify(q.nodes), months: q.months, price: q.price })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await writeLog(trx, req, { action: 'ddos.order', target: `订单 ${created.id}`, detail: { package: q.package, nodes: q.nodes, months: q.months, price: q.price } });
+      return created;
+    });
     return ok({ order_id: row.id, ...q, status: 'unpaid' });
   });
 
@@ -317,10 +320,13 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
     if (body.id) dup = dup.where('id', '<>', body.id);
     if (await dup.executeTakeFirst()) throw new ApiError(24003, 400, [{ path: '/domain', message: `${body.domain} 已添加到此高防实例` }]);
     const values = { instance_id: inst.id, ip: body.ip, domain: body.domain, protocols: JSON.stringify(body.protocols), origins: JSON.stringify(body.origins), cc_level: body.cc_level, status: body.status };
-    const row = body.id
-      ? await db.updateTable('ddos_l7_rules').set(values).where('id', '=', body.id).returningAll().executeTakeFirstOrThrow()
-      : await db.insertInto('ddos_l7_rules').values({ ...values, type: 'website' }).returningAll().executeTakeFirstOrThrow();
-    await writeLog(db, req, { action: body.id ? 'ddos.l7.update' : 'ddos.l7.create', target: body.domain, detail: { ip: body.ip, protocols: body.protocols, origins: body.origins, cc_level: body.cc_level, status: body.status } });
+    const row = await db.transaction().execute(async (trx) => {
+      const saved = body.id
+        ? await trx.updateTable('ddos_l7_rules').set(values).where('id', '=', body.id).returningAll().executeTakeFirstOrThrow()
+        : await trx.insertInto('ddos_l7_rules').values({ ...values, type: 'website' }).returningAll().executeTakeFirstOrThrow();
+      await writeLog(trx, req, { action: body.id ? 'ddos.l7.update' : 'ddos.l7.create', target: body.domain, detail: { ip: body.ip, protocols: body.protocols, origins: body.origins, cc_level: body.cc_level, status: body.status } });
+      return saved;
+    });
     return ok(l7View(row));
   }
 
@@ -337,8 +343,10 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
   app.delete<{ Body: { id: number } }>('/api/ddos/l7', { config: access, schema: { body: byId } }, async (req) => {
     assertNotLocked(req.user!);
     const rule = await ruleOf('ddos_l7_rules', req.user!.account_id, req.body.id);
-    await db.deleteFrom('ddos_l7_rules').where('id', '=', rule.id).execute();
-    await writeLog(db, req, { action: 'ddos.l7.delete', target: rule.domain ?? `${rule.ip}:${rule.port}`, detail: { id: rule.id, type: rule.type } });
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('ddos_l7_rules').where('id', '=', rule.id).execute();
+      await writeLog(trx, req, { action: 'ddos.l7.delete', target: rule.domain ?? `${rule.ip}:${rule.port}`, detail: { id: rule.id, type: rule.type } });
+    });
     return ok({ id: rule.id });
   });
 
@@ -365,10 +373,13 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
     if (body.id) dup = dup.where('id', '<>', body.id);
     if (await dup.executeTakeFirst()) throw new ApiError(24006, 400, [{ path: '/port', message: `${body.ip} 的 ${body.protocol.toUpperCase()} ${body.port} 端口已被其他转发规则使用` }]);
     const values = { instance_id: inst.id, ip: body.ip, domain: null, protocols: JSON.stringify([body.protocol]), port: body.port, origin_port: body.origin_port, origins: JSON.stringify(body.origins), status: body.status };
-    const row = body.id
-      ? await db.updateTable('ddos_l7_rules').set(values).where('id', '=', body.id).returningAll().executeTakeFirstOrThrow()
-      : await db.insertInto('ddos_l7_rules').values({ ...values, type: 'non_website' }).returningAll().executeTakeFirstOrThrow();
-    await writeLog(db, req, { action: body.id ? 'ddos.non_website.update' : 'ddos.non_website.create', target: `${body.ip}:${body.port}`, detail: { protocol: body.protocol, origin_port: body.origin_port, origins: body.origins, status: body.status } });
+    const row = await db.transaction().execute(async (trx) => {
+      const saved = body.id
+        ? await trx.updateTable('ddos_l7_rules').set(values).where('id', '=', body.id).returningAll().executeTakeFirstOrThrow()
+        : await trx.insertInto('ddos_l7_rules').values({ ...values, type: 'non_website' }).returningAll().executeTakeFirstOrThrow();
+      await writeLog(trx, req, { action: body.id ? 'ddos.non_website.update' : 'ddos.non_website.create', target: `${body.ip}:${body.port}`, detail: { protocol: body.protocol, origin_port: body.origin_port, origins: body.origins, status: body.status } });
+      return saved;
+    });
     return ok(l7View(row));
   });
 
@@ -395,13 +406,16 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
       const rule = await ruleOf('ddos_l7_rules', req.user!.account_id, req.body.id);
       if (rule.type !== 'website') throw new ApiError(24011, 400);
       await writableInstance(req.user!.account_id, rule.instance_id);
-      const row = await db
-        .updateTable('ddos_l7_rules')
-        .set({ waf: req.body.waf, ...(req.body.mode ? { waf_mode: req.body.mode } : {}) })
-        .where('id', '=', rule.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await writeLog(db, req, { action: 'ddos.waf', target: rule.domain, detail: { waf: req.body.waf, mode: row.waf_mode } });
+      const row = await db.transaction().execute(async (trx) => {
+        const saved = await trx
+          .updateTable('ddos_l7_rules')
+          .set({ waf: req.body.waf, ...(req.body.mode ? { waf_mode: req.body.mode } : {}) })
+          .where('id', '=', rule.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await writeLog(trx, req, { action: 'ddos.waf', target: rule.domain, detail: { waf: req.body.waf, mode: saved.waf_mode } });
+        return saved;
+      });
       return ok(l7View(row));
     },
   );
@@ -432,10 +446,13 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
     if (body.id) dup = dup.where('id', '<>', body.id);
     if (await dup.executeTakeFirst()) throw new ApiError(24013, 400, [{ path: '/type', message: '该 IP 已有同类型的四层防护策略，请直接修改' }]);
     const values = { instance_id: inst.id, ip: body.ip, type: body.type, values: JSON.stringify(body.values), limit: body.type === 'rate_limit' ? body.limit ?? null : null, status: body.status };
-    const row = body.id
-      ? await db.updateTable('ddos_l4_rules').set(values).where('id', '=', body.id).returningAll().executeTakeFirstOrThrow()
-      : await db.insertInto('ddos_l4_rules').values(values).returningAll().executeTakeFirstOrThrow();
-    await writeLog(db, req, { action: body.id ? 'ddos.l4.update' : 'ddos.l4.create', target: body.ip, detail: { type: body.type, values: body.values.slice(0, 20), limit: values.limit, status: body.status } });
+    const row = await db.transaction().execute(async (trx) => {
+      const saved = body.id
+        ? await trx.updateTable('ddos_l4_rules').set(values).where('id', '=', body.id).returningAll().executeTakeFirstOrThrow()
+        : await trx.insertInto('ddos_l4_rules').values(values).returningAll().executeTakeFirstOrThrow();
+      await writeLog(trx, req, { action: body.id ? 'ddos.l4.update' : 'ddos.l4.create', target: body.ip, detail: { type: body.type, values: body.values.slice(0, 20), limit: values.limit, status: body.status } });
+      return saved;
+    });
     return ok(l4View(row));
   }
 
@@ -450,8 +467,10 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
   app.delete<{ Body: { id: number } }>('/api/ddos/l4', { config: access, schema: { body: byId } }, async (req) => {
     assertNotLocked(req.user!);
     const rule = await ruleOf('ddos_l4_rules', req.user!.account_id, req.body.id);
-    await db.deleteFrom('ddos_l4_rules').where('id', '=', rule.id).execute();
-    await writeLog(db, req, { action: 'ddos.l4.delete', target: rule.ip, detail: { id: rule.id, type: rule.type } });
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('ddos_l4_rules').where('id', '=', rule.id).execute();
+      await writeLog(trx, req, { action: 'ddos.l4.delete', target: rule.ip, detail: { id: rule.id, type: rule.type } });
+    });
     return ok({ id: rule.id });
   });
 

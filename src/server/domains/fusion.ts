@@ -14,6 +14,7 @@ import { keysetQuery, pagingProps } from '../http/keyset';
 import { bucketForUser, bucketInfo, domainsOf, visibleTo } from '../buckets/repo';
 import { readSetting, writeSetting } from '../settings/repo';
 import { assertNotLocked } from '../settings/routes';
+import { writeLog } from '../accounts/oplog';
 
 const CACHE = 'cache_rules';
 const nameProp = { type: 'string', minLength: 1, maxLength: 100, errorMessage: { type: '请填写服务名称', minLength: '请填写服务名称', maxLength: '服务名称过长' } };
@@ -77,10 +78,7 @@ export function fusionRoutes(app: FastifyInstance, db: DB, registry: SettingRegi
       if (!result.ok) throw new ApiError(result.errors.find((e) => e.code)?.code ?? VALIDATION_ERROR, 400, result.errors);
       await db.transaction().execute(async (trx) => {
         await writeSetting(trx, b.id, CACHE, result.value, user.id);
-        await trx
-          .insertInto('operation_logs')
-          .values({ account_id: user.account_id, user_id: user.id, action: 'setting.update', target: `${b.name}/${CACHE}`, detail: JSON.stringify({ value: result.value }), ip: req.ip })
-          .execute();
+        await writeLog(trx, req, { action: 'setting.update', target: `${b.name}/${CACHE}`, detail: { value: result.value } });
       });
       return ok(result.value, { summary: registry.summary(CACHE, result.value)?.label ?? null });
     },

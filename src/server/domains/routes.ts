@@ -29,6 +29,7 @@ import {
 import { checkCname, dnsResolver, type CnameResolver } from './resolver';
 import { domainConfigFromEnv } from './config';
 import { fusionRoutes } from './fusion';
+import { writeLog } from '../accounts/oplog';
 import type { SettingRegistry } from '../../../schemas/registry';
 import './tables';
 
@@ -146,10 +147,7 @@ export function domainRoutes(app: FastifyInstance, db: DB, config: ServerConfig,
       const count = await trx.selectFrom('bucket_domains').select(trx.fn.countAll<number>().as('n')).where('bucket_id', '=', bucket.id).executeTakeFirstOrThrow();
       if (Number(count.n) >= DOMAINS_PER_SERVICE) throw new ApiError(21240, 400);
       const inserted = await trx.insertInto('bucket_domains').values({ bucket_id: bucket.id, domain, cname: cnameFor(bucket.name) }).returningAll().executeTakeFirstOrThrow();
-      await trx
-        .insertInto('operation_logs')
-        .values({ account_id: user.account_id, user_id: user.id, action: 'domain.add', target: bucket.name, detail: JSON.stringify({ domain }), ip: req.ip })
-        .execute();
+      await writeLog(trx, req, { action: 'domain.add', target: bucket.name, detail: { domain } });
       return inserted;
     }).catch((e) => {
       // the unique index decides a race between two services
@@ -167,10 +165,7 @@ export function domainRoutes(app: FastifyInstance, db: DB, config: ServerConfig,
     await db.transaction().execute(async (trx) => {
       const gone = await trx.deleteFrom('bucket_domains').where('bucket_id', '=', bucket.id).where('domain', '=', domain).executeTakeFirst();
       if (Number(gone.numDeletedRows) === 0) throw new ApiError(21241, 404);
-      await trx
-        .insertInto('operation_logs')
-        .values({ account_id: user.account_id, user_id: user.id, action: 'domain.remove', target: bucket.name, detail: JSON.stringify({ domain }), ip: req.ip })
-        .execute();
+      await writeLog(trx, req, { action: 'domain.remove', target: bucket.name, detail: { domain } });
     });
     return ok(null);
   });

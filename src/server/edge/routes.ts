@@ -21,6 +21,7 @@ import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '..
 import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
 import { edgeTrafficRoutes } from './traffic';
+import { BIGINT_MAX } from '../../shared/limits';
 
 /** 20010: the edge node's key is missing or unknown. */
 export const EDGE_KEY_ERROR = 20010;
@@ -33,7 +34,7 @@ const reportSchema = {
   additionalProperties: false,
   properties: {
     node: { type: 'string', maxLength: 100 },
-    version: { type: 'integer', minimum: 0 },
+    version: { type: 'integer', minimum: 0, maximum: BIGINT_MAX },
     ok: { type: 'boolean' },
     message: { type: 'string', maxLength: 4000 },
     timings: { type: 'object', additionalProperties: { type: 'number' } },
@@ -46,7 +47,7 @@ const reportSchema = {
         additionalProperties: false,
         properties: {
           id: { type: 'integer' },
-          version: { type: 'integer', minimum: 0 },
+          version: { type: 'integer', minimum: 0, maximum: BIGINT_MAX },
           state: { type: 'string', enum: ['applied', 'refused'] },
           message: { type: 'string', maxLength: 4000 },
           notes: { type: 'object', additionalProperties: { type: 'string', maxLength: 1000 } },
@@ -79,7 +80,7 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
         querystring: {
           type: 'object',
           properties: {
-            after: { type: 'integer', minimum: 0, default: 0 },
+            after: { type: 'integer', minimum: 0, maximum: BIGINT_MAX, default: 0 },
             wait: { type: 'integer', minimum: 0, maximum: EDGE_POLL_MAX_SECONDS, default: 0 },
           },
         },

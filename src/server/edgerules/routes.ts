@@ -17,7 +17,10 @@
  * declaration schemas/forms/edge_rule/ (schema, then rules.ts) and logged in operation_logs.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
 import type { DB } from '../db';
+import type { Database } from '../db/schema';
+import { writeLog } from '../accounts/oplog';
 import type { SessionUser } from '../accounts/session';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok } from '../http/envelope';
@@ -66,13 +69,9 @@ function assertEdgeKind(bucket: BucketRow): void {
 const notFound = () => new ApiError(23001, 404);
 
 export function edgeRuleRoutes(app: FastifyInstance, db: DB): void {
-  async function log(req: FastifyRequest, action: string, bucket: string, id: number, detail: unknown) {
-    const user = req.user!;
-    await db
-      .insertInto('operation_logs')
-      .values({ account_id: user.account_id, user_id: user.id, action, target: `${bucket}/rewrite/${id}`, detail: JSON.stringify(detail), ip: req.ip })
-      .execute();
-  }
+  /** The rule's log row, in the transaction of the change. */
+  const log = (trx: Transaction<Database>, req: FastifyRequest, action: string, bucket: string, id: number, detail: unknown) =>
+    writeLog(trx, req, { action, target: `${bucket}/rewrite/${id}`, detail });
 
   /** The rule if the user reaches its service; 23001 otherwise (also for another account's rule). */
   async function ruleFor(user: SessionUser, id: number) {
@@ -135,8 +134,11 @@ export function edgeRuleRoutes(app: FastifyInstance, db: DB): void {
       const errors = ruleErrors(value, { count });
       if (errors.length) refuse(errors);
       const rule = normalizeRule(value);
-      const id = await db.transaction().execute(async (trx) => insertRule(trx, bucket.id, rule, user.id));
-      await log(req, 'edge_rule.create', bucket.name, id, { rule });
+      const id = await db.transaction().execute(async (trx) => {
+        const created = await insertRule(trx, bucket.id, rule, user.id);
+        await log(trx, req, 'edge_rule.create', bucket.name, created, { rule });
+        return created;
+      });
       const saved = await ruleById(db, id);
       return ok(toApi(saved!, bucket.name));
     },
@@ -157,8 +159,10 @@ export function edgeRuleRoutes(app: FastifyInstance, db: DB): void {
       const errors = ruleErrors(value, { count });
       if (errors.length) refuse(errors);
       const rule = normalizeRule(value);
-      await db.transaction().execute(async (trx) => updateRule(trx, bucket.id, id, rule, user.id));
-      await log(req, 'edge_rule.update', bucket.name, id, { rule });
+      await db.transaction().execute(async (trx) => {
+        await updateRule(trx, bucket.id, id, rule, user.id);
+        await log(trx, req, 'edge_rule.update', bucket.name, id, { rule });
+      });
       return ok(toApi((await ruleById(db, id))!, bucket.name));
     },
   );
@@ -173,8 +177,10 @@ export function edgeRuleRoutes(app: FastifyInstance, db: DB): void {
       const user = req.user!;
       const { rule, bucket } = await ruleFor(user, req.query.rewrite_id);
       assertNotLocked(user);
-      await db.transaction().execute(async (trx) => deleteRule(trx, bucket.id, rule.id));
-      await log(req, 'edge_rule.delete', bucket.name, rule.id, { rule: toApi(rule, bucket.name) });
+      await db.transaction().execute(async (trx) => {
+        await deleteRule(trx, bucket.id, rule.id);
+        await log(trx, req, 'edge_rule.delete', bucket.name, rule.id, { rule: toApi(rule, bucket.name) });
+      });
       return ok();
     },
   );
@@ -199,8 +205,11 @@ export function edgeRuleRoutes(app: FastifyInstance, db: DB): void {
       assertNotLocked(user);
       const count = await countRules(db, bucket.id);
       if (req.body.priority > count) throw new ApiError(23004, 400, [{ path: '/priority', message: priorityMessage(count) }]);
-      const to = await db.transaction().execute(async (trx) => moveRule(trx, bucket.id, rule.id, req.body.priority));
-      await log(req, 'edge_rule.priority', bucket.name, rule.id, { from: rule.priority, to });
+      const to = await db.transaction().execute(async (trx) => {
+        const moved = await moveRule(trx, bucket.id, rule.id, req.body.priority);
+        await log(trx, req, 'edge_rule.priority', bucket.name, rule.id, { from: rule.priority, to: moved });
+        return moved;
+      });
       return ok({ rewrite_id: rule.id, priority: to });
     },
   );
@@ -225,8 +234,10 @@ export function edgeRuleRoutes(app: FastifyInstance, db: DB): void {
       assertNotLocked(user);
       const { status } = req.body;
       const ip = status === 'DEBUG' ? (req.body.ip || rule.ip || req.ip) : null;
-      await db.transaction().execute(async (trx) => setStatus(trx, rule.id, status, ip, user.id));
-      await log(req, 'edge_rule.status', bucket.name, rule.id, { from: rule.status, to: status, ...(ip ? { ip } : {}) });
+      await db.transaction().execute(async (trx) => {
+        await setStatus(trx, rule.id, status, ip, user.id);
+        await log(trx, req, 'edge_rule.status', bucket.name, rule.id, { from: rule.status, to: status, ...(ip ? { ip } : {}) });
+      });
       return ok({ rewrite_id: rule.id, status, ...(ip ? { ip } : {}) });
     },
   );

@@ -19,6 +19,7 @@ import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { keysetQuery } from '../http/keyset';
 import { bucketForUser } from '../buckets/repo';
+import { writeLog } from '../accounts/oplog';
 import { AUDIT_KINDS, AUDIT_PAGE_SIZE, AUDIT_REVIEW_STATES, type AuditRecord, type AuditService } from '../../shared/external';
 import type {} from './tables';
 
@@ -67,12 +68,11 @@ export function auditRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const b = await bucketForUser(db, req.user!, req.body.bucket_name);
       if (!(AUDIT_KINDS as readonly string[]).includes(b.kind)) throw new ApiError(27663, 400);
-      if (req.body.enabled) await db.insertInto('audit_services').values({ bucket_id: b.id, account_id: req.user!.account_id }).onConflict((oc) => oc.column('bucket_id').doNothing()).execute();
-      else await db.deleteFrom('audit_services').where('bucket_id', '=', b.id).execute();
-      await db
-        .insertInto('operation_logs')
-        .values({ account_id: req.user!.account_id, user_id: req.user!.id, action: req.body.enabled ? 'audit.enable' : 'audit.disable', target: b.name, detail: '{}', ip: req.ip })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        if (req.body.enabled) await trx.insertInto('audit_services').values({ bucket_id: b.id, account_id: req.user!.account_id }).onConflict((oc) => oc.column('bucket_id').doNothing()).execute();
+        else await trx.deleteFrom('audit_services').where('bucket_id', '=', b.id).execute();
+        await writeLog(trx, req, { action: req.body.enabled ? 'audit.enable' : 'audit.disable', target: b.name });
+      });
       return ok({ bucket_name: b.name, enabled: req.body.enabled });
     },
   );

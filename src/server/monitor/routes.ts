@@ -21,6 +21,7 @@ import type { SessionUser } from '../accounts/session';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { dataScopeTo } from '../buckets/repo';
+import { writeLog } from '../accounts/oplog';
 import { MONITOR_MAX_TASKS, type MonitorAlert, type MonitorMetric, type MonitorOperator, type MonitorState, type MonitorTask } from '../../shared/monitor';
 import './tables';
 import { limitProp } from '../http/keyset';
@@ -93,8 +94,6 @@ export function monitorRoutes(app: FastifyInstance, db: DB): void {
     notify_message: b.notify_message ?? true,
     notify_sms: b.notify_sms ?? false,
   });
-  const log = (user: SessionUser, ip: string, action: string, target: string) =>
-    db.insertInto('operation_logs').values({ account_id: user.account_id, user_id: user.id, action, target, detail: JSON.stringify({}), ip }).execute();
 
   app.get<{ Querystring: { visible?: number } }>(
     '/api/monitor/',
@@ -112,8 +111,11 @@ export function monitorRoutes(app: FastifyInstance, db: DB): void {
     await assertBuckets(db, user, req.body.buckets);
     const n = await db.selectFrom('monitor_tasks').select(sql<number>`count(*)::int`.as('n')).where('account_id', '=', user.account_id).executeTakeFirstOrThrow();
     if (Number(n.n) >= MONITOR_MAX_TASKS) throw new ApiError(26102, 400);
-    const row = await db.insertInto('monitor_tasks').values({ account_id: user.account_id, ...values(req.body) }).returningAll().executeTakeFirstOrThrow();
-    await log(user, req.ip, 'monitor.create', row.name);
+    const row = await db.transaction().execute(async (trx) => {
+      const created = await trx.insertInto('monitor_tasks').values({ account_id: user.account_id, ...values(req.body) }).returningAll().executeTakeFirstOrThrow();
+      await writeLog(trx, req, { action: 'monitor.create', target: created.name });
+      return created;
+    });
     return ok(toTask(row));
   });
 
@@ -121,22 +123,27 @@ export function monitorRoutes(app: FastifyInstance, db: DB): void {
     const user = req.user!;
     await owned(user, req.body.id);
     await assertBuckets(db, user, req.body.buckets);
-    const row = await db
-      .updateTable('monitor_tasks')
-      .set({ ...values(req.body), updated_at: new Date() })
-      .where('id', '=', req.body.id)
-      .where('account_id', '=', user.account_id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await log(user, req.ip, 'monitor.update', row.name);
+    const row = await db.transaction().execute(async (trx) => {
+      const saved = await trx
+        .updateTable('monitor_tasks')
+        .set({ ...values(req.body), updated_at: new Date() })
+        .where('id', '=', req.body.id)
+        .where('account_id', '=', user.account_id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await writeLog(trx, req, { action: 'monitor.update', target: saved.name });
+      return saved;
+    });
     return ok(toTask(row));
   });
 
   app.delete<{ Body: { id: number } }>('/api/monitor/', { config: manage, schema: { body: idBody } }, async (req) => {
     const user = req.user!;
     const row = await owned(user, req.body.id);
-    await db.deleteFrom('monitor_tasks').where('id', '=', row.id).execute();
-    await log(user, req.ip, 'monitor.delete', row.name);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('monitor_tasks').where('id', '=', row.id).execute();
+      await writeLog(trx, req, { action: 'monitor.delete', target: row.name });
+    });
     return ok({ id: row.id });
   });
 

@@ -36,6 +36,7 @@ import {
 } from '../../shared/purge';
 import { limitProp } from '../http/keyset';
 import { announceTasks } from './signal';
+import { writeLogAs } from '../accounts/oplog';
 import './tables';
 
 const startOfDay = (now = new Date()) => new Date(now.getFullYear(), now.getMonth(), now.getDate());
@@ -105,10 +106,7 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
         .values(targets.map((target) => ({ account_id: user.account_id, user_id: user.id, kind, target, domain: hostOf(target)!, run_at: runAt })))
         .returning(['id'])
         .execute();
-      await trx
-        .insertInto('operation_logs')
-        .values({ account_id: user.account_id, user_id: user.id, action: `purge.${kind}`, target: hostOf(targets[0])!, detail: JSON.stringify({ count: targets.length, targets: targets.slice(0, 10) }), ip })
-        .execute();
+      await writeLogAs(trx, user, ip, { action: `purge.${kind}`, target: hostOf(targets[0])!, detail: { count: targets.length, targets: targets.slice(0, 10) } });
       return inserted;
     });
     // the edge nodes' long polls take them now (src/server/edge/purge.ts)
