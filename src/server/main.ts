@@ -15,6 +15,7 @@ import { scheduleCostControl } from './domains/costControl';
 import { scheduleDemoPipeline } from './seed/live-traffic';
 import { scheduleMediaWorker } from './media/worker';
 import { scheduleMonitorWorker } from './monitor/worker';
+import { scheduleBackupWorker } from './backup/worker';
 import { scheduleReferralRebates } from './referrals/settle';
 import { outboxSender } from './sms/outbox';
 import { scheduleCertificateJobs } from './certificates/section';
@@ -53,6 +54,7 @@ async function main() {
   const stopDemoPipeline = config.seedDemo && flag(process.env.DEMO_TRAFFIC_LIVE, true) ? scheduleDemoPipeline(db, app.log) : () => undefined;
   const stopMedia = scheduleMediaWorker(db, app.storage, app.log);
   const stopMonitor = scheduleMonitorWorker(db, app.log, outboxSender(db, app.log, config.logSms));
+  const stopBackup = scheduleBackupWorker(db, app.storage, app.log, config.backup); // docs/operations-tools.md
   const stopCertificates = scheduleCertificateJobs(db, config, app.log);
   const stopReferrals = scheduleReferralRebates(db, app.log); // docs/referrals.md
   let closing = false;
@@ -66,6 +68,7 @@ async function main() {
     stopDemoPipeline();
     stopMedia();
     stopMonitor();
+    stopBackup();
     stopCertificates();
     stopReferrals();
     await app.close();

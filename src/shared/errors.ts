@@ -319,6 +319,9 @@ export const OPS_ERROR_TEXTS: Readonly<Record<number, string>> = {
   26401: '备份配置不存在或已被删除',
   26402: '备份配置数量已达上限（最多 20 个）',
   26403: '该服务已存在相同目标的备份配置',
+  26404: '该配置正在备份中，请等待本次备份结束',
+  26405: '备份配置已停用，请先启用',
+  26406: '目标地址不能是本机、链路本地或云服务器元数据地址',
 };
 Object.assign(ERROR_TEXTS as Record<number, string>, OPS_ERROR_TEXTS);
 

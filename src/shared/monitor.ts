@@ -176,13 +176,56 @@ export const BACKUP_PLATFORMS = {
   huawei_obs: '华为云 OBS',
   qiniu_kodo: '七牛云 Kodo',
   aws_s3: 'Amazon S3',
+  s3_compatible: '其他 S3 兼容存储',
 } as const;
 export type BackupPlatform = keyof typeof BACKUP_PLATFORMS;
 
+/**
+ * Where each platform's S3-compatible API answers for a region ({region} replaced), and whether it
+ * takes path-style addresses; an endpoint given in the configuration wins (required for s3_compatible).
+ */
+export const BACKUP_ENDPOINTS: Record<BackupPlatform, { template: string; pathStyle: boolean }> = {
+  aliyun_oss: { template: 'https://oss-{region}.aliyuncs.com', pathStyle: false },
+  tencent_cos: { template: 'https://cos.{region}.myqcloud.com', pathStyle: false },
+  huawei_obs: { template: 'https://obs.{region}.myhuaweicloud.com', pathStyle: false },
+  qiniu_kodo: { template: 'https://s3.{region}.qiniucs.com', pathStyle: false },
+  aws_s3: { template: 'https://s3.{region}.amazonaws.com', pathStyle: false },
+  s3_compatible: { template: '', pathStyle: true },
+};
+
+/** The endpoint a configuration copies to: its own, else the platform's for the region. */
+export function backupEndpoint(c: { platform: BackupPlatform; region: string; endpoint?: string | null }): string {
+  return c.endpoint || BACKUP_ENDPOINTS[c.platform].template.replace('{region}', c.region);
+}
+
+/** A run copies the files changed since the last one; enabled configurations run every this often (BACKUP_INTERVAL_MINUTES overrides). */
+export const BACKUP_INTERVAL_MINUTES = 60;
+
+export type BackupRunStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+export const BACKUP_RUN_STATUS: Record<BackupRunStatus, string> = { queued: '等待备份', running: '备份中', succeeded: '备份成功', failed: '备份失败' };
+
+export interface BackupRun {
+  id: number;
+  trigger: 'schedule' | 'manual';
+  status: BackupRunStatus;
+  status_text: string;
+  /** files of the service when the run started, and how many of them it has gone through */
+  files_total: number;
+  files_done: number;
+  /** copied because new or changed, and left because unchanged since the last run */
+  files_copied: number;
+  files_skipped: number;
+  bytes_copied: number;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export const BACKUP_MAX_CONFIGS = 20;
 
-export type BackupAction = 'create' | 'change' | 'enable' | 'disable' | 'delete';
-export const BACKUP_ACTION_LABELS: Record<BackupAction, string> = { create: '创建配置', change: '修改配置', enable: '启用', disable: '停用', delete: '删除配置' };
+export type BackupAction = 'create' | 'change' | 'enable' | 'disable' | 'delete' | 'run';
+export const BACKUP_ACTION_LABELS: Record<BackupAction, string> = { create: '创建配置', change: '修改配置', enable: '启用', disable: '停用', delete: '删除配置', run: '执行备份' };
 
 export interface BackupConfig {
   id: number;
@@ -192,7 +235,12 @@ export interface BackupConfig {
   region: string;
   target_bucket: string;
   prefix: string;
+  /** the endpoint given ('' = the platform's for the region) and the one used */
+  endpoint: string;
+  endpoint_used: string;
   access_key_id: string;
+  /** the latest run, null before the first */
+  last_run: BackupRun | null;
   /** never the secret: its last 4 characters behind stars */
   secret_masked: string;
   enabled: boolean;

@@ -382,6 +382,7 @@ const MATRIX: Record<string, Case[]> = {
   'DELETE /api/account/rebate/info': [{ note: 'an unknown payee', req: send('DELETE', '/api/account/rebate/info', () => ({ rebate_info_id: 999999 })), allow: mayHold('bill') }],
   // billing: header, bills, threshold, vouchers, resource packages (docs/billing.md): parent-only plus bill; unknown ids and codes
   'GET /api/billing/usage/': [{ req: get('/api/billing/usage/'), allow: mayHold('bill') }],
+  'GET /api/billing/ledger': [{ req: get('/api/billing/ledger'), allow: mayHold('bill') }],
   'GET /api/bills/': [{ req: get('/api/bills/?type=DAY_BILL'), allow: mayHold('bill') }],
   'GET /api/bill/': [{ note: 'an unknown bill', req: get('/api/bill/?id=20000101D999999'), allow: mayHold('bill') }],
   'GET /api/bill_threshold': [{ req: get('/api/bill_threshold'), allow: mayHold('bill') }],
@@ -486,6 +487,7 @@ const MATRIX: Record<string, Case[]> = {
   'PUT /api/third_backup/configure/': [{ note: 'an unknown id', req: send('PUT', '/api/third_backup/configure/', () => ({ id: 999999, enabled: false })), allow: mayHold('file') }],
   'DELETE /api/third_backup/configure/': [{ note: 'an unknown id', req: send('DELETE', '/api/third_backup/configure/', () => ({ id: 999999 })), allow: mayHold('file') }],
   'GET /api/third_backup/logs/': [{ req: get('/api/third_backup/logs/'), allow: mayHold('file') }],
+  'POST /api/third_backup/run/': [{ note: 'an unknown id', req: send('POST', '/api/third_backup/run/', () => ({ id: 999999 })), allow: mayHold('file') }],
   // external products, partner sign-in, referrals (helper H; docs/external-products.md, docs/referrals.md):
   // no product address configured here (no token is issued); an unknown token, app and invitee
   'GET /api/external/entry': [{ note: 'no address: the landing page', req: get('/api/external/entry?product=workorder'), allow: signedIn }],

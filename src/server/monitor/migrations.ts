@@ -137,4 +137,40 @@ export const opsMigrations: Record<string, Migration> = {
       await db.schema.createIndex('third_backup_logs_account').on('third_backup_logs').columns(['account_id', 'id']).execute();
     },
   },
+  /**
+   * Backup copies for real (issue 19 item 25): a configuration's own endpoint, its runs (progress and
+   * result) and what each configuration has copied (so a run copies only new or changed files).
+   */
+  '0071_backup_runs': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('third_backup_configs').addColumn('endpoint', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .createTable('third_backup_runs')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('config_id', 'integer', (c) => c.notNull().references('third_backup_configs.id').onDelete('cascade'))
+        .addColumn('trigger', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull().defaultTo('queued'))
+        .addColumn('files_total', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('files_done', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('files_copied', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('files_skipped', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('bytes_copied', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('error', 'text')
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('started_at', 'timestamptz')
+        .addColumn('finished_at', 'timestamptz')
+        .execute();
+      await db.schema.createIndex('third_backup_runs_config').on('third_backup_runs').columns(['config_id', 'id']).execute();
+      await db.schema.createIndex('third_backup_runs_status').on('third_backup_runs').columns(['status', 'id']).execute();
+      await db.schema
+        .createTable('third_backup_objects')
+        .addColumn('config_id', 'integer', (c) => c.notNull().references('third_backup_configs.id').onDelete('cascade'))
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('size', 'bigint', (c) => c.notNull())
+        .addColumn('source_updated_at', 'timestamptz', (c) => c.notNull())
+        .addColumn('copied_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint('third_backup_objects_pk', ['config_id', 'path'])
+        .execute();
+    },
+  },
 };

@@ -15,5 +15,5 @@ export async function opsToolsPlugin(app: FastifyInstance, opts: { db: DB; confi
   monitorRoutes(app, opts.db);
   await workOrderRoutes(app, opts.db, opts.config);
   logAnalysisRoutes(app, opts.db);
-  backupRoutes(app, opts.db);
+  backupRoutes(app, opts.db, opts.config);
 }

@@ -98,6 +98,8 @@ export interface ThirdBackupConfigsTable {
   target_bucket: string;
   prefix: Generated<string>;
   access_key_id: string;
+  /** '' = the platform's endpoint for the region (src/shared/monitor.ts backupEndpoint) */
+  endpoint: Generated<string>;
   /** AES-256-GCM of the secret: base64 of iv ‖ tag ‖ ciphertext (src/server/backup/crypto.ts) */
   secret_enc: string;
   enabled: Generated<boolean>;
@@ -116,6 +118,31 @@ export interface ThirdBackupLogsTable {
   created_at: Timestamp;
 }
 
+export interface ThirdBackupRunsTable {
+  id: Generated<number>;
+  config_id: number;
+  trigger: string;
+  status: Generated<string>;
+  files_total: Generated<number>;
+  files_done: Generated<number>;
+  files_copied: Generated<number>;
+  files_skipped: Generated<number>;
+  bytes_copied: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  created_at: Timestamp;
+  started_at: Date | string | null;
+  finished_at: Date | string | null;
+}
+
+/** What a configuration has copied: a file is copied again when its size or time changed. */
+export interface ThirdBackupObjectsTable {
+  config_id: number;
+  path: string;
+  size: ColumnType<number, number, number>;
+  source_updated_at: ColumnType<Date, Date | string, Date | string>;
+  copied_at: Timestamp;
+}
+
 declare module '../db/schema' {
   interface Database {
     monitor_tasks: MonitorTasksTable;
@@ -126,5 +153,7 @@ declare module '../db/schema' {
     access_logs: AccessLogsTable;
     third_backup_configs: ThirdBackupConfigsTable;
     third_backup_logs: ThirdBackupLogsTable;
+    third_backup_runs: ThirdBackupRunsTable;
+    third_backup_objects: ThirdBackupObjectsTable;
   }
 }
