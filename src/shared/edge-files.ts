@@ -14,6 +14,13 @@ export const EDGE_FILES_PREFIX = `${EDGE_API_PREFIX}/files`;
  */
 export const FILE_EDGE_TTL_SECONDS = 600;
 
+/**
+ * The mirror's storage lookups are cached under the request's key followed by this suffix (an object
+ * cached from the origin before migration began must not pass for a stored one); a URL purge removes
+ * both (src/edge/purge/runner.ts).
+ */
+export const MIRROR_CACHE_KEY_SUFFIX = '#mirror';
+
 /** The largest answer the edge migrates into storage (bigger ones are served but not stored). */
 export const MIRROR_MAX_BYTES = 32 * 1024 * 1024;
 

@@ -155,6 +155,16 @@ describe('mirror migration (源站资源迁移) fills the chosen file service', 
     expect(edge.origin.hits.get('/img/only-in-storage.txt')).toBeUndefined();
     const again = await edge.request('www.demo-example.com', '/img/only-in-storage.txt');
     expect(again.headers['x-cache']).toBe('HIT');
+    // a URL purge reaches the storage answer cached under the mirror's own key: the next request is a MISS
+    const purge = await edge.client.post('/api/purge/', { urls: ['http://www.demo-example.com/img/only-in-storage.txt'] });
+    expect(purge.statusCode).toBe(200);
+    const [id] = purge.json().data.task_ids as number[];
+    const task = await until(async () => {
+      const t = ((await edge.client.get('/api/purge/list?limit=100')).json().data as { id: number; status: string; removed: number }[]).find((x) => x.id === id);
+      return t && t.status !== 'waiting' ? t : null;
+    }, 10_000);
+    expect(task).toMatchObject({ status: 'success', removed: 1 });
+    expect((await edge.request('www.demo-example.com', '/img/only-in-storage.txt')).headers['x-cache']).toBe('MISS');
 
     await edge.saveLive('demo-www', 'mirror', { mirror: 'paused', url_patterns: ['/img/*', '/about.html'], mirror_bucket: 'demo-assets' });
     const about = await edge.request('www.demo-example.com', '/about.html');

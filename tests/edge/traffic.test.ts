@@ -111,6 +111,8 @@ describe('client places from the country database', () => {
   test('log lines: what is read, what is refused', () => {
     expect(parseLine('{"t":"1764130000.123","host":"A.example.com","svc":"7","ip":"127.0.0.1","scheme":"https","status":200,"bytes":512,"cache":"HIT","rt":0.004,"ub":""}')).toMatchObject({ host: 'a.example.com', svc: 7, https: true, bytes: 512, cache: 'HIT', ub: 0 });
     expect(parseLine('{"t":"1764130000.1","host":"x","svc":"","status":404,"bytes":10,"ub":"100, 200"}')).toMatchObject({ svc: null, ub: 300 });
+    expect(parseLine('{"t":"1764130000.1","host":"x","svc":"3","status":200,"bytes":10,"pre":"1"}')).toMatchObject({ svc: 3, preheat: true });
+    expect(parseLine('{"t":"1764130000.1","host":"x","svc":"3","status":200,"bytes":10,"pre":"0"}')).toMatchObject({ preheat: false });
     for (const bad of ['not json', '{"t":"x","host":"h","status":200,"bytes":1}', '{"t":"1","host":"h","status":"ok","bytes":1}', '[]', '{"t":"1","status":200,"bytes":-1,"host":"h"}']) expect(parseLine(bad)).toBeNull();
   });
 });
@@ -286,6 +288,29 @@ describe('killing the reporter', () => {
     await flushLog();
     expect(await stored(host)).toMatchObject({ reqs: n, bytes });
   });
+});
+
+test("the agent's preheat fills the cache but is not the customer's traffic; the node's own headers never reach the origin", async () => {
+  const host = 'act7.demo-example.com';
+  const res = await edge.client.post('/api/preheat', { urls: [`http://${host}/css/site.css?t=preheat`] });
+  expect(res.statusCode).toBe(200);
+  const [id] = res.json().data.task_ids as number[];
+  await until('预热完成', async () => {
+    const log = (await edge.client.get('/api/purge/list?limit=100')).json().data as { id: number; status: string }[];
+    const t = log.find((x) => x.id === id);
+    return t && t.status !== 'waiting' ? t : null;
+  });
+  // the node's key in its own headers (as the preheat and the rule tester send them) goes no further
+  const echo = await edge.request(host, '/echo/own-headers', { headers: { 'x-edge-preheat': `Bearer ${edge.key}`, 'x-edge-trace': `Bearer ${edge.key}` } });
+  const seen = JSON.parse(echo.text).headers as Record<string, string>;
+  expect(seen['x-edge-preheat']).toBeUndefined();
+  expect(seen['x-edge-trace']).toBeUndefined();
+  // the customer's request: a HIT the preheat made, the only request counted for the domain
+  const r = await raw(host, '/css/site.css?t=preheat');
+  expect(r.cache).toBe('HIT');
+  await flushLog();
+  await until('边缘流量入库', async () => ((await stored(host)).reqs >= 1 ? true : null));
+  expect(await stored(host)).toMatchObject({ reqs: 1, bytes: r.bytes });
 });
 
 test('a day bill of a service that only ever had edge traffic charges the bytes sent through the edge', async () => {

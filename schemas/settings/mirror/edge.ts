@@ -1,6 +1,6 @@
 import type { EdgeCompiler } from '../../edge';
 import { luaString, ruleRegex } from '../../edge-match';
-import { EDGE_FILES_PREFIX, MIRROR_DYNAMIC_EXTENSIONS, MIRROR_MAX_BYTES } from '../../../src/shared/edge-files';
+import { EDGE_FILES_PREFIX, MIRROR_CACHE_KEY_SUFFIX, MIRROR_DYNAMIC_EXTENSIONS, MIRROR_MAX_BYTES } from '../../../src/shared/edge-files';
 
 interface Mirror {
   mirror: 'enable' | 'paused' | 'disable';
@@ -45,7 +45,7 @@ const edge: EdgeCompiler = (v: Mirror, ctx) => {
       '  proxy_cache edge_cache;',
       // its own key: an object the edge cached from the origin before is not taken for a stored one (it would never migrate);
       // a suffix, so that a directory purge (by prefix) still finds it
-      `  proxy_cache_key $host${key}?$edge_key_args#mirror;`,
+      `  proxy_cache_key $host${key}?$edge_key_args${MIRROR_CACHE_KEY_SUFFIX};`,
       '  proxy_intercept_errors on;',
       `  error_page 400 401 403 404 405 409 500 502 503 504 = @${ctx.prefix}_mirror_miss;`,
       '}',

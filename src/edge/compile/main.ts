@@ -47,7 +47,9 @@ const LOG_FORMAT = [
   '"cache":"$upstream_cache_status"',
   '"ub":"$upstream_bytes_received"',
   '"rt":$request_time',
-  '"conn":"$connection-$connection_requests"}',
+  '"conn":"$connection-$connection_requests"',
+  // 1 for the agent's own preheat requests (X-Edge-Preheat with the node key): not the customer's traffic
+  '"pre":"$edge_preheat"}',
 ].join(',');
 
 export function compileMain(services: CompiledService[], o: NodeOptions): string {
@@ -107,6 +109,7 @@ export function compileMain(services: CompiledService[], o: NodeOptions): string
     '  real_ip_header proxy_protocol;',
     '  geo $dollar { default "$"; }',
     `  map "" $edge_node_auth { default ${q('Bearer ' + o.nodeKey)}; }`,
+    `  map $http_x_edge_preheat $edge_preheat { ${q('Bearer ' + o.nodeKey)} 1; default 0; }`,
     '',
     '  # a host no service has',
     `  server { listen ${o.listen}:${o.ports.http} default_server; set $edge_service ""; location / { types { } default_type "text/plain; charset=utf-8"; return 404 ${q(EDGE_TEXTS.unknownDomain + '\n')}; } }`,

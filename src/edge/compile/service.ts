@@ -128,6 +128,9 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
     'proxy_set_header X-Forwarded-Proto $scheme;',
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
+    // the node's own headers carry its key: never sent on to an origin
+    'proxy_set_header X-Edge-Trace "";',
+    'proxy_set_header X-Edge-Preheat "";',
     'proxy_ssl_server_name on;',
     'proxy_cache edge_cache;',
     'proxy_cache_key $host$uri?$edge_key_args;',

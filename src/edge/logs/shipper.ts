@@ -13,6 +13,8 @@
  * - log rotation (access.log renamed, nginx reopening on USR1) is followed by inode: the renamed file
  *   is read to its end under its new name, the new access.log from its start;
  * - a line that cannot be read is counted (`bad`) and skipped;
+ * - the agent's own preheat requests (`"pre":"1"`, marked by X-Edge-Preheat with the node key) are the
+ *   node filling its cache, not the customer's traffic: skipped;
  * - one reporter per node folder (traffic.lock: the pid of the process reporting).
  */
 import fs from 'node:fs';
@@ -68,7 +70,7 @@ const alive = (pid: number) => {
 const HIT = new Set(['HIT', 'STALE', 'UPDATING', 'REVALIDATED']);
 
 /** One log line → its fields, or null when it cannot be read. */
-export function parseLine(line: string): { t: number; host: string; svc: number | null; ip: string; https: boolean; status: number; bytes: number; cache: string; rt: number; ub: number } | null {
+export function parseLine(line: string): { t: number; host: string; svc: number | null; ip: string; https: boolean; status: number; bytes: number; cache: string; rt: number; ub: number; preheat: boolean } | null {
   let o: Record<string, unknown>;
   try {
     o = JSON.parse(line);
@@ -85,7 +87,7 @@ export function parseLine(line: string): { t: number; host: string; svc: number 
   const rt = Number(o.rt);
   // $upstream_bytes_received: empty without an upstream, "a, b" or "a : b" after retries
   const ub = typeof o.ub === 'string' ? o.ub.split(/[,:\s]+/).reduce((a, x) => a + (Number(x) || 0), 0) : 0;
-  return { t, host: o.host.toLowerCase(), svc, ip: String(o.ip ?? ''), https: o.scheme === 'https', status, bytes, cache: String(o.cache ?? ''), rt: Number.isFinite(rt) ? rt : 0, ub };
+  return { t, host: o.host.toLowerCase(), svc, ip: String(o.ip ?? ''), https: o.scheme === 'https', status, bytes, cache: String(o.cache ?? ''), rt: Number.isFinite(rt) ? rt : 0, ub, preheat: o.pre === '1' };
 }
 
 export class LogShipper {
@@ -286,6 +288,7 @@ export class LogShipper {
           unknown++;
           continue;
         }
+        if (r.preheat) continue; // the agent's own preheat: the node filling its cache, not the customer's traffic
         const place = this.geo.place(r.ip);
         const slot = Math.floor(r.t / SLOT_S) * SLOT_S;
         const key = [r.host, r.svc, slot, place.region, place.isp, place.ip_type, place.local ? 1 : 0].join('|');

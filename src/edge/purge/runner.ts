@@ -21,6 +21,7 @@ import https from 'node:https';
 import { EDGE_API_PREFIX } from '../../shared/edge';
 import { PURGE_TEXTS, type EdgePurgeResult, type EdgePurgeTask } from '../../shared/purge';
 import { CacheIndex, ruleMatcher, urlKeyOf } from './cache';
+import { MIRROR_CACHE_KEY_SUFFIX } from '../../shared/edge-files';
 
 interface AgentLike {
   readonly opts: { controlUrl: string; nodeKey: string; pollWait?: number };
@@ -159,7 +160,9 @@ export class PurgeRunner {
         // the key under the service's settings now (none: the domain left its service — the whole query)
         const key = urlKeyOf(t.target, t.service?.settings ?? {});
         if (key === null) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
-        const removed = (await this.index.remove((k) => k === key)) + this.index.removeKey(key); // the latter: stored since the last look
+        // the URL's object, and the mirror's cached storage answer for it (its own key, see MIRROR_CACHE_KEY_SUFFIX)
+        const mirror = key + MIRROR_CACHE_KEY_SUFFIX;
+        const removed = (await this.index.remove((k) => k === key || k === mirror)) + this.index.removeKey(key) + this.index.removeKey(mirror); // the latter: stored since the last look
         return { id: t.id, ok: true, removed };
       }
       const match = ruleMatcher(t.target);
@@ -190,7 +193,7 @@ export class PurgeRunner {
     const u = new URL(url);
     const secure = u.protocol === 'https:';
     const address = this.node.listen === '0.0.0.0' || this.node.listen === '::' ? '127.0.0.1' : this.node.listen;
-    const base = { host: address, port: secure ? this.node.ports.https : this.node.ports.http, path: u.pathname + u.search, method, headers: { host: u.hostname, 'user-agent': 'edge-preheat' }, agent: false as const, timeout: PREHEAT_TIMEOUT_MS };
+    const base = { host: address, port: secure ? this.node.ports.https : this.node.ports.http, path: u.pathname + u.search, method, headers: { host: u.hostname, 'user-agent': 'edge-preheat', 'x-edge-preheat': `Bearer ${this.agent.opts.nodeKey}` }, agent: false as const, timeout: PREHEAT_TIMEOUT_MS };
     return new Promise((resolve, reject) => {
       const onRes = (res: http.IncomingMessage) => {
         res.on('data', () => undefined);
