@@ -99,6 +99,18 @@ export interface PurgeQuota {
   remaining: number;
 }
 
+/** A URL or rule with its scheme and host lower-cased (host names are case-insensitive; the path is not). */
+export function normalizeTarget(target: string): string {
+  return target.replace(/^https?:\/\/[^/\s]+/i, (m) => m.toLowerCase());
+}
+
+/** What the message of a finished submission says (nofi = 1). */
+export const PURGE_NOTICE = {
+  title: (kind: string) => `${kind}任务已完成`,
+  body: (kind: string, at: string, total: number, failed: number, first: string) =>
+    `您于 ${at} 提交的 ${total} 条${kind}任务（${first}${total > 1 ? ' 等' : ''}）已全部结束：成功 ${total - failed} 条${failed ? `，失败 ${failed} 条，失败原因见操作记录` : ''}。`,
+};
+
 /** The host of a URL or rule, lower-cased; null if it has none. */
 export function hostOf(target: string): string | null {
   const m = /^https?:\/\/([^/:\s]+)/i.exec(target);

@@ -22,4 +22,11 @@ export const purgeMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /** nofi (spec 002 §3 "Batch: source_url, nofi, delay"): the tasks of a submission that asked for a message when they end. */
+  '0118_purge_notify': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('purge_tasks').addColumn('notify_batch', 'integer').execute();
+      await db.schema.createIndex('purge_tasks_notify').on('purge_tasks').column('notify_batch').where(sql.ref('notify_batch'), 'is not', null).execute();
+    },
+  },
 };

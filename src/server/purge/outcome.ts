@@ -6,8 +6,36 @@
  */
 import { sql } from 'kysely';
 import type { DB } from '../db';
-import { PURGE_NODE_ALIVE_SECONDS, PURGE_TEXTS, PURGE_TASK_TIMEOUT_MINUTES } from '../../shared/purge';
+import { PURGE_KIND_LABELS, PURGE_NODE_ALIVE_SECONDS, PURGE_NOTICE, PURGE_TEXTS, PURGE_TASK_TIMEOUT_MINUTES, type PurgeKind } from '../../shared/purge';
+import { formatAt } from '../../shared/format';
+import { notify } from '../messages/notify';
 import './tables';
+
+/**
+ * nofi = 1: once every task of a submission has ended, one message (服务消息) says how many succeeded
+ * and failed; the batch mark is cleared in the same transaction, so it is sent once.
+ */
+export async function notifyFinished(db: DB): Promise<number> {
+  const batches = await db
+    .selectFrom('purge_tasks')
+    .select(['notify_batch', 'account_id', 'kind', sql<number>`count(*)::int`.as('total'), sql<number>`count(*) filter (where status = 'failed')::int`.as('failed'), sql<Date>`min(created_at)`.as('at'), sql<string>`min(target)`.as('first')])
+    .where('notify_batch', 'is not', null)
+    .groupBy(['notify_batch', 'account_id', 'kind'])
+    .having(sql<boolean>`bool_and(status <> 'waiting')`)
+    .execute();
+  let n = 0;
+  for (const b of batches) {
+    const sent = await db.transaction().execute(async (trx) => {
+      const r = await trx.updateTable('purge_tasks').set({ notify_batch: null }).where('notify_batch', '=', b.notify_batch).executeTakeFirst();
+      if (!Number(r.numUpdatedRows)) return false; // another pass sent it
+      const label = PURGE_KIND_LABELS[b.kind as PurgeKind] ?? b.kind;
+      await notify(trx as unknown as DB, b.account_id, { category: 'service', title: PURGE_NOTICE.title(label), body: PURGE_NOTICE.body(label, formatAt(b.at), Number(b.total), Number(b.failed), b.first), link: '/purge/purge_log/' });
+      return true;
+    });
+    if (sent) n++;
+  }
+  return n;
+}
 
 /** The edge nodes that called the edge API lately. */
 export async function onlineNodes(db: DB, now = new Date()): Promise<{ id: number; name: string }[]> {
@@ -48,6 +76,7 @@ export async function settle(db: DB, taskIds: number[], now = new Date()): Promi
       .executeTakeFirst();
     n += Number(done.numUpdatedRows);
   }
+  if (n) await notifyFinished(db);
   return n;
 }
 
@@ -80,6 +109,12 @@ export async function settleDue(db: DB, now: Date, edge: boolean): Promise<numbe
     const r = await db.updateTable('purge_tasks').set({ status: 'failed', message, finished_at: now }).where('id', 'in', ids).where('status', '=', 'waiting').executeTakeFirst();
     return Number(r.numUpdatedRows);
   };
+  const n = await settleDueTasks(db, due, now, edge, fail);
+  if (n) await notifyFinished(db);
+  return n;
+}
+
+async function settleDueTasks(db: DB, due: { id: number; run_at: unknown }[], now: Date, edge: boolean, fail: (ids: number[], message: string) => Promise<number>): Promise<number> {
   if (!edge) return fail(due.map((t) => t.id), PURGE_TEXTS.noEdge);
   let n = await settle(db, due.map((t) => t.id), now);
   const still = await db.selectFrom('purge_tasks').select(['id', 'run_at']).where('id', 'in', due.map((t) => t.id)).where('status', '=', 'waiting').execute();

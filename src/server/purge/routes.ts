@@ -27,6 +27,7 @@ import { dataScopeTo } from '../buckets/repo';
 import {
   DAILY_QUOTA,
   hostOf,
+  normalizeTarget,
   PURGE_RECORD_DAYS,
   REPEAT_INTERVAL_MINUTES,
   RULE_TIMES_PER_DAY,
@@ -58,8 +59,10 @@ export async function quotasOf(db: DB, accountId: number): Promise<PurgeQuota[]>
 
 export function purgeRoutes(app: FastifyInstance, db: DB): void {
   /** Checks every rule, then stores one task per target; all or nothing. */
-  async function submit(user: SessionUser, ip: string, kind: PurgeKind, targets: string[], delaySeconds = 0) {
+  async function submit(user: SessionUser, ip: string, kind: PurgeKind, written: string[], delaySeconds = 0, notify = false) {
     assertNotLocked(user);
+    // host names are case-insensitive: WWW.Example.com is the domain www.example.com, and the same URL
+    const targets = written.map(normalizeTarget);
     // every host must be a domain of the account's services
     const hosts = [...new Set(targets.map((t) => hostOf(t)!))];
     // the account's services, or for a sub-account limited to authorized services, the granted ones
@@ -106,6 +109,8 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
         .values(targets.map((target) => ({ account_id: user.account_id, user_id: user.id, kind, target, domain: hostOf(target)!, run_at: runAt })))
         .returning(['id'])
         .execute();
+      // nofi: one message when every task of this submission has ended (./outcome.ts notifyFinished)
+      if (notify) await trx.updateTable('purge_tasks').set({ notify_batch: inserted[0]!.id }).where('id', 'in', inserted.map((r) => r.id)).execute();
       await writeLogAs(trx, user, ip, { action: `purge.${kind}`, target: hostOf(targets[0])!, detail: { count: targets.length, targets: targets.slice(0, 10) } });
       return inserted;
     });
@@ -116,7 +121,7 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
 
   const cache = { access: 'user' as const, needs: ['cache' as const] };
 
-  app.post<{ Body: { urls: string[] } }>('/api/purge/', { config: cache, schema: { body: purgeUrlSchema } }, (req) => submit(req.user!, req.ip, 'url', req.body.urls));
+  app.post<{ Body: { urls: string[]; nofi?: number } }>('/api/purge/', { config: cache, schema: { body: purgeUrlSchema } }, (req) => submit(req.user!, req.ip, 'url', req.body.urls, 0, req.body.nofi === 1));
 
   app.post<{ Body: { source_url: string; nofi?: number; delay?: number } }>(
     '/api/buckets/purge/batch/',
@@ -140,7 +145,7 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
       const urls = req.body.source_url.split('\n').map((l) => l.trim()).filter(Boolean);
       const errors = validate('purge_url', { urls });
       if (errors.length) throw new ApiError(20001, 400, errors);
-      return submit(req.user!, req.ip, 'url', urls, req.body.delay ?? 0);
+      return submit(req.user!, req.ip, 'url', urls, req.body.delay ?? 0, req.body.nofi === 1);
     },
   );
 

@@ -20,6 +20,8 @@ declare module '../db/schema' {
     message: ColumnType<string | null, string | null | undefined, string | null>;
     /** Purges: cached objects removed, summed over the nodes. */
     removed: ColumnType<number | null, number | null | undefined, number | null>;
+    /** nofi: the first task id of the submission while its message is owed; null once sent, or not asked (migration 0118). */
+    notify_batch: ColumnType<number | null, number | null | undefined, number | null>;
   }
 }
 
