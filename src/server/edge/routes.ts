@@ -60,6 +60,11 @@ const reportSchema = {
 export async function edgeRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry, config: ServerConfig): Promise<void> {
   // the node that `npm start` runs beside the server (EDGE_NODE_KEY), registered with its key
   if (config.edge.enabled && config.edge.nodeKey) await registerNode(db, config.edge.nodeName, config.edge.nodeKey);
+  // the nodes' calls (a long poll every 20 s per node, reports, files) are logged only when they go wrong:
+  // at info level they would bury the console's own requests in the server's log
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(EDGE_API_PREFIX)) route.logLevel = 'warn';
+  });
   await edgePurgeRoutes(app, db, registry); // purge and preheat tasks for the nodes, and their outcomes (./purge.ts)
   await edgeFileRoutes(app, db, registry); // file services' storage and mirror migration (./files.ts)
   edgeTrafficRoutes(app, db); // the edge's access log → statistics (./traffic.ts)
