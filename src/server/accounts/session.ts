@@ -28,8 +28,6 @@ export interface SessionUser {
   permissions: string[];
   custom_prohibit_configuration: boolean;
   overseas_acceleration_switch: boolean;
-  /** spec 000 §3 account_status (NORMAL, DISABLED, BLOCKED, LOCKED): the main account's, for a sub-account too */
-  account_status: string;
   /** The main account whose services this user works on. */
   account_id: number;
   /** The session's row id (the hash of the cookie, never the cookie itself). */
@@ -55,7 +53,6 @@ export function registerSessions(app: FastifyInstance, db: DB): void {
         // a sub-account shares its main account's lock and switches
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.custom_prohibit_configuration').whereRef('p.id', '=', 'u.parent_id'), 'u.custom_prohibit_configuration').as('custom_prohibit_configuration'),
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.overseas_acceleration_switch').whereRef('p.id', '=', 'u.parent_id'), 'u.overseas_acceleration_switch').as('overseas_acceleration_switch'),
-        eb.fn.coalesce(eb.selectFrom('users as p').select('p.account_status').whereRef('p.id', '=', 'u.parent_id'), 'u.account_status').as('account_status'),
       ])
       .where('s.id', '=', sessionKey(sid))
       .where('s.expires_at', '>', new Date())

@@ -76,7 +76,7 @@ function view(r: AppRow): CertificateApplication {
 const COLUMNS = ['a.id', 'a.agent', 'a.domains', 'a.status', 'a.certificate_id', 'a.error', 'a.auto_renew', 'a.created_at', 'a.issued_at', 'c.valid_to'] as const;
 
 export function freeCertificateRoutes(app: FastifyInstance, db: DB): void {
-  app.get<{ Params: { token: string } }>(`${ACME_CHALLENGE_PATH}:token`, { config: { access: 'public' } }, async (req, reply) => {
+  app.get<{ Params: { token: string } }>(`${ACME_CHALLENGE_PATH}:token`, { config: { access: 'public', crossSite: 'allow' } }, async (req, reply) => {
     const row = await db.selectFrom('acme_challenges').select('key_authorization').where('token', '=', req.params.token).executeTakeFirst();
     if (!row) return reply.status(404).type('text/plain; charset=utf-8').send('not found');
     return reply.type('text/plain; charset=utf-8').send(row.key_authorization);

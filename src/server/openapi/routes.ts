@@ -18,13 +18,13 @@ export function openapiRoutes(app: FastifyInstance, table: readonly CollectedRou
 
   app.get(
     '/api/openapi.json',
-    { config: { access: 'public', openapi: { summary: 'OpenAPI 3.1 文档（本文档）', raw: { contentType: 'application/json', description: 'OpenAPI 3.1 文档（不使用响应信封）' } } } },
+    { config: { access: 'public', crossSite: 'allow', openapi: { summary: 'OpenAPI 3.1 文档（本文档）', raw: { contentType: 'application/json', description: 'OpenAPI 3.1 文档（不使用响应信封）' } } } },
     async (_req, reply) => reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(JSON.stringify(document())),
   );
 
   app.get(
     '/api/docs/',
-    { config: { access: 'public', openapi: { summary: 'API 参考页面（HTML）', description: '由 /api/openapi.json 生成的可读页面，不加载任何外部资源。', raw: { contentType: 'text/html', description: 'HTML 页面' } } } },
+    { config: { access: 'public', crossSite: 'allow', openapi: { summary: 'API 参考页面（HTML）', description: '由 /api/openapi.json 生成的可读页面，不加载任何外部资源。', raw: { contentType: 'text/html', description: 'HTML 页面' } } } },
     async (_req, reply) =>
       reply
         .header('cache-control', 'no-cache')

@@ -51,7 +51,7 @@ export function staticRoutes(app: FastifyInstance): void {
   const built = new Map<string, { body: string; etag: string }>();
   app.get<{ Params: { name: string } }>(
     '/api/static/:name',
-    { config: { access: 'public', openapi: { summary: `静态数据：${STATIC_DATA.map((n) => n + '.json').join('、')}` } } },
+    { config: { access: 'public', crossSite: 'allow', openapi: { summary: `静态数据：${STATIC_DATA.map((n) => n + '.json').join('、')}` } } },
     async (req, reply) => {
       const name = req.params.name.replace(/\.json$/, '') as StaticDataName;
       if (!STATIC_DATA.includes(name)) throw new ApiError(21000, 404);
