@@ -67,6 +67,11 @@ export interface SettingMeta {
    * does not apply it. Every setting has one or the other (tests/unit/edge-coverage.test.ts).
    */
   edge?: string;
+  /**
+   * An account business flag (a boolean of the current user, e.g. smart_compression) without which the
+   * panel is not shown and the server refuses the setting's reads and writes (21216).
+   */
+  accountFlag?: 'smart_compression';
   /** The text shown when a save gets no answer from the server (network or transport failure), instead of the client's own text. */
   networkFailure?: string;
 }

@@ -12,6 +12,8 @@ export interface CurrentUser {
   child?: { permissions: string[] };
   overseas_acceleration_switch: boolean;
   custom_prohibit_configuration: boolean;
+  /** business flag: the smart compression panel is shown (spec 002 §2); a sub-account has its main account's */
+  smart_compression: boolean;
   account_status: string;
 }
 

@@ -414,6 +414,7 @@ describe('GET /api/logs/ (operation log)', () => {
     const owner = await mainAccount('log_owner');
     const ownerId = (await s.db.selectFrom('users').select('id').where('username', '=', 'log_owner').executeTakeFirstOrThrow()).id;
     const bucket = await s.db.insertInto('buckets').values({ name: 'log-cdn', owner_id: ownerId, kind: 'cdn' }).returning('id').executeTakeFirstOrThrow();
+    await s.db.updateTable('users').set({ smart_compression: true }).where('id', '=', ownerId).execute(); // compression is behind this business flag
     const child = (await create(owner, { child_name: 'log_child', permissions: ['cdn', 'stats'] })).json().data.child_id;
     await owner.post('/api/account/child/', { child_id: child, permissions: ['cdn', 'stats', 'log'] });
     const grant = (await owner.put('/api/bucket/child/', { child_id: child, bucket_id: bucket.id })).json().data.id;

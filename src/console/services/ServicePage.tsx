@@ -103,7 +103,8 @@ export default function ServicePage() {
     return null;
   }
   if (!tabs.includes(parsed.family)) return <Navigate to={`/services/${name}/${tabName(bucket.kind, tabs[0])}/`} replace />;
-  const panels = registry.forTab(bucket.kind, parsed.family);
+  // a panel behind an account business flag (setting.json accountFlag) only for accounts that have it
+  const panels = registry.forTab(bucket.kind, parsed.family).filter((d) => !d.meta.accountFlag || (session.status === 'signedIn' && session.user[d.meta.accountFlag]));
 
   return (
     <div className="service-page">

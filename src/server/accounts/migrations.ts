@@ -132,4 +132,11 @@ export const accountMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0038_users_smart_compression': {
+    // spec 002 §2: the smart compression panel is "shown only when the business flag is set" — the flag
+    // of the main account (issue 19 item 18); the demo seed sets it for demo
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('users').addColumn('smart_compression', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+    },
+  },
 };

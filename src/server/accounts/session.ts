@@ -28,6 +28,8 @@ export interface SessionUser {
   permissions: string[];
   custom_prohibit_configuration: boolean;
   overseas_acceleration_switch: boolean;
+  /** the main account's business flag for smart compression (spec 002 §2) */
+  smart_compression: boolean;
   /** The main account whose services this user works on. */
   account_id: number;
   /** The session's row id (the hash of the cookie, never the cookie itself). */
@@ -53,6 +55,7 @@ export function registerSessions(app: FastifyInstance, db: DB): void {
         // a sub-account shares its main account's lock and switches
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.custom_prohibit_configuration').whereRef('p.id', '=', 'u.parent_id'), 'u.custom_prohibit_configuration').as('custom_prohibit_configuration'),
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.overseas_acceleration_switch').whereRef('p.id', '=', 'u.parent_id'), 'u.overseas_acceleration_switch').as('overseas_acceleration_switch'),
+        eb.fn.coalesce(eb.selectFrom('users as p').select('p.smart_compression').whereRef('p.id', '=', 'u.parent_id'), 'u.smart_compression').as('smart_compression'),
       ])
       .where('s.id', '=', sessionKey(sid))
       .where('s.expires_at', '>', new Date())

@@ -22,6 +22,8 @@ export interface UsersTable {
   /** key customer: configuration locked (spec 000 §5) */
   custom_prohibit_configuration: Generated<boolean>;
   overseas_acceleration_switch: Generated<boolean>;
+  /** business flag: the smart compression setting is offered (spec 002 §2; migration 0038) */
+  smart_compression: Generated<boolean>;
   created_at: Timestamp;
 }
 

@@ -43,7 +43,7 @@ export async function seedDemo(db: DB): Promise<boolean> {
   const hash = await hashPassword(DEMO_PASSWORD);
   const demo = await db
     .insertInto('users')
-    .values({ username: 'demo', email: 'demo@example.com', mobile: '13800138000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', money: '1288.50', actual_charge: '1000.00', resource_flow_remain: 500 * 1024 ** 3 })
+    .values({ username: 'demo', email: 'demo@example.com', mobile: '13800138000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', money: '1288.50', actual_charge: '1000.00', resource_flow_remain: 500 * 1024 ** 3, smart_compression: true })
     .returning('id')
     .executeTakeFirstOrThrow();
   const twofa = await db

@@ -37,6 +37,11 @@ export function assertNotLocked(user: SessionUser): void {
   if (user.custom_prohibit_configuration) throw new ApiError(21210, 403);
 }
 
+/** A setting behind an account business flag (setting.json accountFlag) is refused without it: 21216. */
+function assertFlag(user: SessionUser, flag: 'smart_compression' | undefined): void {
+  if (flag && !user[flag]) throw new ApiError(21216, 403);
+}
+
 export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry, config: ServerConfig): void {
   // the operator's demo origin may be an origin of the demo's services although it is local (src/shared/origins.ts)
   const serverVars: Record<string, string> = { http3_cname: config.http3Cname, [DEMO_ORIGIN_VAR]: config.edge.demoOrigin };
@@ -88,6 +93,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     if (!registry.get(id)) throw new ApiError(21202, 404);
     const bucket = await bucketForUser(db, user, bucketName);
     declarationOf(id, bucket.kind);
+    assertFlag(user, registry.get(id)!.meta.accountFlag);
     const value = await valueOf(bucket, id);
     const vars = varsOf(id);
     return ok(value, {
@@ -101,6 +107,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     if (!registry.get(id)) throw new ApiError(21202, 404);
     const bucket = await bucketForUser(db, user, body.bucket_name);
     declarationOf(id, bucket.kind);
+    assertFlag(user, registry.get(id)!.meta.accountFlag);
     assertNotLocked(user);
     if (registry.fixedFor(id, bucket.kind) !== undefined) throw new ApiError(21207, 400);
     const { bucket_name: _omit, ...written } = body;
