@@ -2,7 +2,7 @@
  * Every integer and number a route accepts is bounded (issue 21 item 1): `boundNumbers` returns a copy
  * of a JSON Schema in which each `integer` / `number` subschema without a maximum (or minimum) gets the
  * PostgreSQL `integer` column's bound (src/shared/limits.ts) and the Chinese `OUT_OF_RANGE_MESSAGE` for
- * it, unless its own `errorMessage` already covers the keyword. A field kept in another column
+ * it (a single `errorMessage` string of the field covers it instead). A field kept in another column
  * (`bigint`, `numeric`) names its own bounds in its schema, which are left as they are. `enum` and
  * `const` fields are bounded already.
  */
@@ -15,14 +15,16 @@ const isNumeric = (s: Schema) => {
   return (Array.isArray(t) ? t : [t]).some((x) => x === 'integer' || x === 'number');
 };
 
+/**
+ * The message of a bound this module adds. A field's own message for that keyword belongs to a bound
+ * set elsewhere (the edge rule's 优先级最大为 {max}, filled from the rule count by its rules.ts), so it
+ * is replaced in the copy; a single errorMessage string covers every keyword and stays.
+ */
 function withMessage(s: Schema, keyword: 'maximum' | 'minimum'): void {
   const m = s.errorMessage;
   if (typeof m === 'string') return;
-  if (m && typeof m === 'object' && !Array.isArray(m)) {
-    if (!(keyword in m)) s.errorMessage = { ...(m as object), [keyword]: OUT_OF_RANGE_MESSAGE };
-    return;
-  }
-  if (m === undefined) s.errorMessage = { [keyword]: OUT_OF_RANGE_MESSAGE };
+  if (m && typeof m === 'object' && !Array.isArray(m)) s.errorMessage = { ...(m as object), [keyword]: OUT_OF_RANGE_MESSAGE };
+  else if (m === undefined) s.errorMessage = { [keyword]: OUT_OF_RANGE_MESSAGE };
 }
 
 function bound(s: Schema): Schema {

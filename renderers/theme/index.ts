@@ -7,6 +7,7 @@ import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { RJSFValidationError, UiSchema } from '@rjsf/utils';
 import { addVocabulary, AJV_OPTIONS } from '../../schemas/vocabulary';
 import { MISSING_MESSAGE, byPriority, errorRank } from '../../schemas/errors';
+import { boundNumbers } from '../../schemas/bounds';
 import { templates } from './templates';
 import { widgets } from './widgets';
 
@@ -19,15 +20,17 @@ export const validator = customizeValidator({
  * The validator of one form: RJSF validates against the schema it resolved for the current data, and
  * resolving an allOf of if/then branches (json-schema-merge-allof) keeps a field's own errorMessage
  * and drops the branch's — so a branch's pattern would fail with no message. This validator checks the
- * form's own (unresolved) schema instead, as the server does; everything else is the shared validator.
+ * form's own (unresolved) schema instead, as the server does, with the same bounds on every number
+ * (`boundNumbers`: what the server adds to each route's schema); everything else is the shared validator.
  */
 const rootValidators = new WeakMap<object, typeof validator>();
 export function validatorFor(root: object): typeof validator {
   let v = rootValidators.get(root);
   if (!v) {
+    const bounded = boundNumbers(root);
     v = new Proxy(validator, {
       get(target, prop) {
-        if (prop === 'validateFormData') return (formData: unknown, _resolved: unknown, ...rest: unknown[]) => (target.validateFormData as (...a: unknown[]) => unknown)(formData, root, ...rest);
+        if (prop === 'validateFormData') return (formData: unknown, _resolved: unknown, ...rest: unknown[]) => (target.validateFormData as (...a: unknown[]) => unknown)(formData, bounded, ...rest);
         const value = Reflect.get(target, prop, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
