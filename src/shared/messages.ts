@@ -1,7 +1,7 @@
 /**
  * The message centre (spec 000 §2.8, §3 "Account message"). A message has one of the spec's four
  * types, shown as the centre's tabs; the sections that write messages name a finer category, which
- * decides the type (so the bill threshold and monitor alarms arrive as 服务反馈).
+ * decides the type (so monitor alarms arrive as 服务反馈, the low-balance warning as 平台公告).
  */
 export const MESSAGE_TYPES = {
   platform_notify: '平台公告',
@@ -15,6 +15,8 @@ export type MessageType = keyof typeof MESSAGE_TYPES;
 /** What a section says a message is about → the spec's type it is listed under. */
 export const MESSAGE_CATEGORIES = {
   billing: { label: '财务消息', type: 'service_feedback' },
+  // the low-balance warning is the platform telling the account, not feedback on a request (issue 19)
+  balance: { label: '余额提醒', type: 'platform_notify' },
   alarm: { label: '监控告警', type: 'service_feedback' },
   certificate: { label: '证书消息', type: 'service_feedback' },
   service: { label: '服务消息', type: 'service_feedback' },

@@ -382,6 +382,7 @@ const MATRIX: Record<string, Case[]> = {
   'DELETE /api/account/rebate/info': [{ note: 'an unknown payee', req: send('DELETE', '/api/account/rebate/info', () => ({ rebate_info_id: 999999 })), allow: mayHold('bill') }],
   // billing: header, bills, threshold, vouchers, resource packages (docs/billing.md): parent-only plus bill; unknown ids and codes
   'GET /api/billing/usage/': [{ req: get('/api/billing/usage/'), allow: mayHold('bill') }],
+  'GET /api/billing/ledger': [{ req: get('/api/billing/ledger'), allow: mayHold('bill') }],
   'GET /api/bills/': [{ req: get('/api/bills/?type=DAY_BILL'), allow: mayHold('bill') }],
   'GET /api/bill/': [{ note: 'an unknown bill', req: get('/api/bill/?id=20000101D999999'), allow: mayHold('bill') }],
   'GET /api/bill_threshold': [{ req: get('/api/bill_threshold'), allow: mayHold('bill') }],

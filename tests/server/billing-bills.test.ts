@@ -17,6 +17,7 @@ import { dayStart } from '../../src/shared/stats/time';
 import { PRICE_SERVICE_TYPES } from '../../src/shared/billing/price';
 import { DEMO_VOUCHER_CODES } from '../../src/server/seed/billing';
 import { outboxSender } from '../../src/server/sms/outbox';
+import { setBalance } from '../../src/server/billing/ledger/ledger';
 
 jest.setTimeout(180_000);
 
@@ -106,9 +107,13 @@ describe('bills from stored usage', () => {
   it('warned once through the message centre and SMS when the balance fell below the threshold', async () => {
     const msgs = await s.db.selectFrom('messages').selectAll().where('account_id', '=', a.id).where('title', '=', '余额不足提醒').execute();
     expect(msgs).toHaveLength(1);
-    expect(msgs[0]).toMatchObject({ category: 'billing', link: '/billing/charge/' });
+    // filed as the platform telling the account (平台公告), not as 服务反馈 (issue 19)
+    expect(msgs[0]).toMatchObject({ category: 'balance', link: '/billing/charge/' });
+    const listed = (await twofa.get('/api/messages/?type=platform_notify')).json().data;
+    expect(listed.find((m: { title: string }) => m.title === '余额不足提醒')).toMatchObject({ type: 'platform_notify' });
+    expect((await twofa.get('/api/messages/?type=service_feedback')).json().data.find((m: { title: string }) => m.title === '余额不足提醒')).toBeUndefined();
     expect(msgs[0].body).toContain('61.61');
-    const sms = await s.db.selectFrom('sms_outbox').selectAll().where('mobile', '=', '13912345678').where('purpose', '=', 'notice:billing').execute();
+    const sms = await s.db.selectFrom('sms_outbox').selectAll().where('mobile', '=', '13912345678').where('purpose', '=', 'notice:balance').execute();
     expect(sms).toHaveLength(1);
     // running again makes nothing and tells nothing
     expect((await runBilling(s.db, { now: APRIL_NOON, from: '2026-03-01', accountIds: [a.id] })).filter((m) => m.created)).toHaveLength(0);
@@ -283,7 +288,7 @@ describe('resource packages', () => {
     expect(res.json()).toMatchObject({ error_code: 22201, data: { need: 270, link: '/billing/charge/?amount=270&referer=%2Fbilling%2Fresources%2Fpay%2F%3Fresource%3Dtraffic_1t' } });
     expect((await c.post('/api/resources/account/', { spec: 'nope' })).json()).toMatchObject({ error_code: 22502 });
     // the refusal did not spend the code: after the top-up the same code pays, once
-    await s.db.updateTable('users').set({ money: '1000.00', actual_charge: '1000.00' }).where('id', '=', u.id).execute();
+    await setBalance(s.db, u.id, 1000, 1000);
     const paid = await c.post('/api/resources/account/', { spec: 'traffic_1t', code: pay });
     expect(paid.statusCode).toBe(200);
     expect(paid.json().data.balance).toBeCloseTo(730, 2);
@@ -302,7 +307,7 @@ describe('resource packages', () => {
     await expect(s.db.transaction().execute((trx) => assertPromoAvailable(trx, u.id))).rejects.toMatchObject({ code: 22504 });
     const twofaId = (await s.db.selectFrom('users').select('id').where('username', '=', 'demo2fa').executeTakeFirstOrThrow()).id;
     await expect(s.db.transaction().execute((trx) => assertPromoAvailable(trx, twofaId))).resolves.toBeUndefined();
-    await s.db.updateTable('users').set({ money: u.money, actual_charge: u.actual_charge }).where('id', '=', u.id).execute();
+    await setBalance(s.db, u.id, Number(u.money), Number(u.actual_charge));
   });
 
   it('sets auto-renewal, and deletes only used-up or expired packages', async () => {

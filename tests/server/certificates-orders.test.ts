@@ -8,6 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import * as acme from 'acme-client';
 import { Client, startTestServer, type TestServer } from './helpers';
 import { runOrderJobs, sandboxCa } from '../../src/server/certificates/ca';
+import { setBalance } from '../../src/server/billing/ledger/ledger';
 
 let s: TestServer;
 let demo: Client;
@@ -35,7 +36,7 @@ beforeAll(async () => {
   s = await startTestServer();
   demo = await new Client(s.app).signIn('demo');
   // enough balance for every order of this file
-  await s.db.updateTable('users').set({ money: '100000.00' }).where('username', '=', 'demo').execute();
+  await setBalance(s.db, (await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow()).id, 100000);
 }, 120_000);
 afterAll(() => s.close());
 
@@ -183,14 +184,15 @@ describe('failure, reapply, cancel, delete', () => {
     expect(res.json()).toMatchObject({ error_code: 24602 });
     // demo with an empty balance for a moment
     const before = await money('demo');
-    await s.db.updateTable('users').set({ money: '1.00', actual_charge: '0.00' }).where('username', '=', 'demo').execute();
+    const demoId = (await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
+    await setBalance(s.db, demoId, 1, 0);
     try {
       const o = (await demo.post('/api/https/v2/certificate/order/', { product_id: 'digicert-ev-single', years: 1, default_domain: 1, general_domain: 0 })).json().data;
       res = await demo.post('/api/https/v2/certificate/order/pay/', { order_id: o.order_id, code: await payCode(demo) });
       expect(res.json()).toMatchObject({ error_code: 22201, data: { need: 11998 } });
       expect((await demo.get(`/api/https/v2/certificate/order/?order_id=${o.order_id}`)).json().data.status).toBe('unpaid');
     } finally {
-      await s.db.updateTable('users').set({ money: before.toFixed(2) }).where('username', '=', 'demo').execute();
+      await setBalance(s.db, demoId, before);
     }
   });
 });

@@ -1,6 +1,7 @@
 /** DDoS 高防 IP: ordering and paying with the balance, instances, rules and their codes, attacks and flows. */
 import { startTestServer, Client, type TestServer } from './helpers';
 import { ddosPrice, packageOf } from '../../src/shared/ddos';
+import { setBalance } from '../../src/server/billing/ledger/ledger';
 
 let s: TestServer;
 let c: Client;
@@ -64,7 +65,7 @@ describe('ordering and paying with the balance', () => {
   it('refuses to pay beyond the balance with 22201, the amount to top up and the link; nothing changes', async () => {
     const order = (await c.post('/api/ddos/order', { package: 'basic', nodes: [3], months: 1 })).json().data;
     expect(order).toMatchObject({ status: 'unpaid', price: '1980.00' });
-    await s.db.updateTable('users').set({ money: '1000.50' }).where('id', '=', demoId).execute();
+    await setBalance(s.db, demoId, 1000.5);
     const res = await c.post('/api/ddos/order/pay', { order_id: order.order_id });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error_code: 22201, message: '账户余额不足，请先充值', data: { price: '1980.00', balance: '1000.50', need: '979.50', link: '/billing/charge/' } });
@@ -73,7 +74,7 @@ describe('ordering and paying with the balance', () => {
   });
 
   it('pays: deducts the balance, opens an instance with one IP per node, tells the account; a second payment is refused', async () => {
-    await s.db.updateTable('users').set({ money: '5000.00' }).where('id', '=', demoId).execute();
+    await setBalance(s.db, demoId, 5000);
     const order = (await c.post('/api/ddos/order', { package: 'basic', nodes: [3, 4], months: 1 })).json().data;
     const paid = (await c.post('/api/ddos/order/pay', { order_id: order.order_id })).json();
     expect(paid.data).toMatchObject({ price: '3960.00', balance: '1040.00' });

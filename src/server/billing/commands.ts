@@ -8,6 +8,8 @@
  *   npm run platform -- voucher-code --ticket ABCD1234EFGH --amount 50 --days 30 [--activate-days 365]
  *   npm run platform -- package-grant --account demo --spec traffic_100g
  *   npm run platform -- bills-run [--account demo] [--from 2026-10-01]
+ *   npm run platform -- balance-adjust --account demo --amount -100 --remark "…"   (a ledger row, kind adjust)
+ *   npm run platform -- ledger-check [--account demo]
  *   npm run platform -- invoice-review --id 12 (--issue [--remark …] | --reject --reason "…")   (invoices/review.ts)
  */
 import type { DB } from '../db';
@@ -21,6 +23,7 @@ import { grantPackage } from './resources/grant';
 import { daysForMonths } from './resources/routes';
 import { runBilling } from './bills/make';
 import { invoiceCommands } from './invoices/review';
+import { adjustBalance, ledgerProblems } from './ledger/ledger';
 import activateSchema from '../../../schemas/forms/voucher_activate/schema.json';
 
 /** "0-100:30,100-:25" → a ladder (an empty max is unbounded); JSON arrays are accepted too. */
@@ -128,6 +131,28 @@ export const billingCommands: PlatformCommand[] = [
       const ids = args.account ? [await accountId(db, args.account)] : undefined;
       const made = await runBilling(db, { accountIds: ids, from: args.from });
       return { created: made.filter((m) => m.created).map((m) => ({ id: m.id, original: m.original })) };
+    },
+  },
+  {
+    name: 'balance-adjust',
+    summary: '人工调账：按金额增减账号余额，写一条收支明细（正数计为赠送金，负数先扣赠送金）',
+    usage: '--account 用户名 --amount 100|-100 --remark "说明"',
+    async run(db, args) {
+      const id = await accountId(db, required(args, 'account'));
+      const amount = Number(required(args, 'amount'));
+      if (!Number.isFinite(amount) || amount === 0 || Math.round(amount * 100) !== amount * 100) throw new Error('--amount 为非 0 的金额，最多两位小数');
+      const remark = required(args, 'remark');
+      return { balance: await adjustBalance(db, id, amount, remark) };
+    },
+  },
+  {
+    name: 'ledger-check',
+    summary: '核对余额与收支明细：余额是否等于明细合计、每张已结算账单与每笔充值和余额支付是否有明细',
+    usage: '[--account 用户名]',
+    async run(db, args) {
+      const ids = args.account ? [await accountId(db, args.account)] : undefined;
+      const problems = await ledgerProblems(db, ids);
+      return { ok: problems.length === 0, problems };
     },
   },
   ...invoiceCommands,

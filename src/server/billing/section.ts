@@ -12,6 +12,7 @@ import { resourceRoutes } from './resources/routes';
 import { guardListedAccounts, headerRoutes } from './header';
 import { consumptionRoutes } from './consumption/routes';
 import { donationRoutes } from './donation/routes';
+import { ledgerRoutes } from './ledger/routes';
 
 export function billingRoutes(app: FastifyInstance, db: DB, config: ServerConfig, sms: SmsSender): void {
   // the listed accounts (docs/billing.md): one hook over every billing call, the money routes' too
@@ -22,6 +23,7 @@ export function billingRoutes(app: FastifyInstance, db: DB, config: ServerConfig
   resourceRoutes(app, db);
   consumptionRoutes(app, db);
   donationRoutes(app, db);
+  ledgerRoutes(app, db); // the balance ledger (docs/billing-money.md "The ledger")
 }
 
 export { scheduleBilling } from './bills/make';

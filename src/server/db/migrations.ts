@@ -9,6 +9,8 @@ import { accountMigrations } from '../accounts/migrations';
 import { eventMigrations } from '../events/migrations';
 import { billingMigrations } from '../billing/migrations';
 import { moneyMigrations } from '../billing/money-migrations';
+import { ledgerMigrations } from '../billing/ledger/migrations';
+import { storageMigrations } from '../billing/storage/migrations';
 import { certificateMigrations } from '../certificates/migrations';
 import { fileMigrations } from '../files/migrations';
 import { ddosMigrations } from '../ddos/migrations';
@@ -350,6 +352,8 @@ const sectionMigrations: Record<string, Migration>[] = [
   eventMigrations,
   billingMigrations,
   moneyMigrations,
+  ledgerMigrations,
+  storageMigrations,
   certificateMigrations,
   fileMigrations,
   ddosMigrations,

@@ -38,6 +38,7 @@ import { keysetQuery, pagingProps } from '../http/keyset';
 import { writeLog } from '../accounts/oplog';
 import { assertNotLocked } from '../settings/routes';
 import { notify } from '../messages/notify';
+import { debit, ddosLedgerRef } from '../billing/ledger/ledger';
 import { ruleErrors as l7RuleErrors } from '../../../schemas/forms/ddos_l7/rules';
 import { ruleErrors as nonWebsiteRuleErrors } from '../../../schemas/forms/ddos_non_website/rules';
 import {
@@ -220,7 +221,8 @@ export function ddosRoutes(app: FastifyInstance, db: DB): void {
         if (balance < price) {
           throw new ApiError(22201, 400, undefined, { price: (price / 100).toFixed(2), balance: (balance / 100).toFixed(2), need: ((price - balance) / 100).toFixed(2), link: CHARGE_LINK });
         }
-        await trx.updateTable('users').set({ money: sql`money - ${order.price}::numeric` }).where('id', '=', user.account_id).execute();
+        // one row of the balance ledger (docs/billing-money.md "The ledger")
+        await debit(trx, user.account_id, price / 100, { kind: 'payment', ref: ddosLedgerRef(order.id), memo: `DDoS 高防 IP 订单 ${order.id}` });
         const start = new Date();
         const end = new Date(start);
         end.setMonth(end.getMonth() + order.months);

@@ -8,18 +8,22 @@
  *     1,000 transcode minutes, 1,000 SMS used up by the SMS product's reports of the last 9 days, with
  *     one-click login reports too), voucher codes to activate, a bill threshold;
  *   seedDemoBills (after the traffic seed): demo's day bills from the first day of last month to
- *     yesterday and last month's month bill, settled; the balance is then set back to the demo's.
+ *     yesterday and last month's month bill, each settled from the balance, the demo recharging before
+ *     a bill it could not pay (every change a ledger row).
  */
 import type { DB } from '../db';
 import type {} from '../billing/tables';
 import type {} from '../files/tables';
+import type {} from '../billing/storage/tables';
 import { setPriceConfig } from '../billing/price';
 import { grantPackage } from '../billing/resources/grant';
 import { createVoucherCode } from '../billing/vouchers/issue';
-import { runBilling } from '../billing/bills/make';
+import { computeBill, makeBill, periodOfBill } from '../billing/bills/make';
+import { seedRecharge } from './billing-money';
+import { billId, type BillType } from '../../shared/billing/bills';
 import { receiveReport } from '../billing/consumption/report';
 import { parseLadder } from '../billing/commands';
-import { addDays, dayOf } from '../../shared/stats/time';
+import { addDays, dayOf, dayStart } from '../../shared/stats/time';
 
 /** Codes a person (or a browser test) can activate on /billing/vouchers/. */
 export const DEMO_VOUCHER_CODES = ['DEMO2026VOUCHER01', 'DEMO2026VOUCHER02', 'DEMO2026VOUCHER03', 'DEMO2026VOUCHER04', 'DEMO2026VOUCHER05'];
@@ -96,14 +100,51 @@ async function seedDemoReports(db: DB, accountId: number, now = new Date()) {
   }
 }
 
-/** demo's bills since the first day of last month (run after the traffic seed; does nothing twice). */
+/** What the demo keeps in reserve: before a bill it could not pay with this much left, it recharges. */
+export const DEMO_RESERVE = 2000;
+/** The demo recharges in multiples of this. */
+export const DEMO_RECHARGE_STEP = 10000;
+
+/**
+ * demo's bills since the first day of last month (run after the traffic seed; does nothing twice), each
+ * settled when the job would have settled it (00:05 CST the next day, the month bill after the month's
+ * last day bill). The demo behaves as a customer of its size does: before a bill that would leave less
+ * than DEMO_RESERVE, it recharges (multiples of DEMO_RECHARGE_STEP, through the sandbox Alipay, an hour
+ * before), so every bill is paid from a balance that holds it and the ledger tells the whole story
+ * (docs/billing-money.md "The ledger").
+ */
 export async function seedDemoBills(db: DB, now = new Date()): Promise<number> {
-  const demo = await db.selectFrom('users').select(['id', 'money', 'actual_charge']).where('username', '=', 'demo').executeTakeFirst();
+  const demo = await db.selectFrom('users').select(['id']).where('username', '=', 'demo').executeTakeFirst();
   if (!demo) return 0;
   const today = dayOf(Math.floor(now.getTime() / 1000));
+  const yesterday = addDays(today, -1);
   const first = `${addDays(`${today.slice(0, 7)}-01`, -1).slice(0, 7)}-01`;
-  const made = await runBilling(db, { now, from: first, accountIds: [demo.id] });
-  // the demo's history is settled; its balance stays the demo's
-  await db.updateTable('users').set({ money: demo.money, actual_charge: demo.actual_charge }).where('id', '=', demo.id).execute();
-  return made.filter((m) => m.created).length;
+  // what the demo's file services stored at the end of each day of the period (storage bills are per
+  // day, docs/billing.md "Storage by the day"): growing steadily to what they store now
+  const files = await db.selectFrom('buckets').select(['id', 'storage_used']).where('owner_id', '=', demo.id).where('kind', '=', 'file').where('storage_used', '>', '0' as any).execute();
+  const span = Math.max(1, Math.round(((dayStart(today) as number) - (dayStart(first) as number)) / 86400));
+  for (const f of files) {
+    const rows = [];
+    for (let i = 0, day = first; day < today; i++, day = addDays(day, 1)) {
+      rows.push({ bucket_id: f.id, day: new Date((dayStart(day) as number) * 1000), bytes: String(Math.round(Number(f.storage_used) * (0.7 + (0.3 * i) / span))) });
+    }
+    if (rows.length) await db.insertInto('storage_daily').values(rows).onConflict((oc) => oc.columns(['bucket_id', 'day']).doNothing()).execute();
+  }
+  let n = 0;
+  const bill = async (type: BillType, day: string, at: Date) => {
+    const p = periodOfBill(type, day);
+    if (await db.selectFrom('bills').select('id').where('id', '=', billId(p.first, type, demo.id)).executeTakeFirst()) return;
+    const { original } = await computeBill(db, demo.id, type, day);
+    const u = await db.selectFrom('users').select('money').where('id', '=', demo.id).executeTakeFirstOrThrow();
+    const short = original + DEMO_RESERVE - Number(u.money);
+    if (original > 0 && short > 0) await seedRecharge(db, demo.id, Math.ceil(short / DEMO_RECHARGE_STEP) * DEMO_RECHARGE_STEP, new Date(at.getTime() - 3600_000));
+    if ((await makeBill(db, demo.id, type, day, { now: at })).created) n++;
+  };
+  for (let day = first; day <= yesterday; day = addDays(day, 1)) {
+    const next = addDays(day, 1);
+    const at = new Date(((dayStart(next) as number) + 300) * 1000);
+    await bill('DAY_BILL', day, at);
+    if (next.endsWith('-01')) await bill('MONTH_BILL', day, new Date(at.getTime() + 60_000));
+  }
+  return n;
 }

@@ -10,7 +10,7 @@ import { seedDemoCertificate } from '../certificates/seed';
 import { seedAccessLogs } from './accesslogs';
 import { seedDdosAndLive } from './ddos-live';
 import { seedDemoFiles } from './files';
-import { seedBillingMoney } from './billing-money';
+import { seedBillingMoney, seedOtherBalances } from './billing-money';
 import { seedBilling } from './billing';
 import { seedExternal } from './external';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/services';
@@ -43,12 +43,12 @@ export async function seedDemo(db: DB): Promise<boolean> {
   const hash = await hashPassword(DEMO_PASSWORD);
   const demo = await db
     .insertInto('users')
-    .values({ username: 'demo', email: 'demo@example.com', mobile: '13800138000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', money: '1288.50', actual_charge: '1000.00', resource_flow_remain: 500 * 1024 ** 3, smart_compression: true })
+    .values({ username: 'demo', email: 'demo@example.com', mobile: '13800138000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', resource_flow_remain: 500 * 1024 ** 3, smart_compression: true })
     .returning('id')
     .executeTakeFirstOrThrow();
   const twofa = await db
     .insertInto('users')
-    .values({ username: 'demo2fa', email: 'demo2fa@example.com', mobile: '13912345678', password_hash: hash, verify_status: 'yes', two_step: true, parent_id: null, permissions: '[]', money: '100.00', actual_charge: '100.00' })
+    .values({ username: 'demo2fa', email: 'demo2fa@example.com', mobile: '13912345678', password_hash: hash, verify_status: 'yes', two_step: true, parent_id: null, permissions: '[]' })
     .returning('id')
     .executeTakeFirstOrThrow();
   for (const kind of SERVICE_KINDS) {
@@ -73,7 +73,7 @@ export async function seedDemo(db: DB): Promise<boolean> {
   // demokey: a key customer whose configuration is locked (spec 000 §5)
   const key = await db
     .insertInto('users')
-    .values({ username: 'demokey', email: 'demokey@example.com', mobile: '13700137000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', money: '52000.00', actual_charge: '50000.00', custom_prohibit_configuration: true })
+    .values({ username: 'demokey', email: 'demokey@example.com', mobile: '13700137000', password_hash: hash, verify_status: 'yes', two_step: false, parent_id: null, permissions: '[]', custom_prohibit_configuration: true })
     .returning('id')
     .executeTakeFirstOrThrow();
   for (const [name, kind, remark] of [['key-www', 'cdn', '重要客户官网'], ['key-assets', 'file', '重要客户静态资源'], ['key-shop', 'scdn', '重要客户商城']] as const) {
@@ -105,6 +105,7 @@ export async function seedDemo(db: DB): Promise<boolean> {
   await seedDdosAndLive(db, demo.id);
   await seedDemoFiles(db);
   await seedBillingMoney(db, demo.id);
+  await seedOtherBalances(db);
   await seedBilling(db);
   await seedAccounts(db, demo.id);
   await seedExternal(db, demo.id); // content audit (docs/external-products.md)

@@ -201,8 +201,20 @@ export async function series(db: DB, scope: Scope, q: StatsQuery, opts: { interv
   return out;
 }
 
-/** The billing 95 of the scope over the period (null when the period has no 5-minute rows). */
+/**
+ * The billing 95 of the scope over the period (null when the period has no 5-minute rows). It covers the
+ * services the month bill's 95 prices — those of kind cdn (price type `cdn`); file services, also drawn
+ * under flow type cdn, are billed by their own mode (`file`) and left out, so the line and the bill are
+ * the same number (issue 19; docs/statistics.md "The 95th percentile").
+ */
 export async function bandwidth95(db: DB, scope: Scope, q: StatsQuery, slots?: { start: number; bytes: Float64Array }) {
+  const bucketIds = [...new Set([...scope.names.values()].map((n) => n.bucket_id))];
+  const cdn = new Set(bucketIds.length ? (await db.selectFrom('buckets').select('id').where('id', 'in', bucketIds).where('kind', '=', 'cdn').execute()).map((b) => b.id) : []);
+  const billed = scope.domainIds.filter((id) => cdn.has(scope.names.get(id)?.bucket_id ?? -1));
+  if (billed.length !== scope.domainIds.length) {
+    scope = { ...scope, domainIds: billed };
+    slots = undefined;
+  }
   if (!slots) {
     const since = await coverage(db, scope.account_id, '5m');
     if (since !== null && since > q.start) return null;

@@ -236,9 +236,21 @@ export function mediaKeyLabel(key: string): string {
 /** Default bandwidth prices when an account is switched to a bandwidth mode without a ladder (ours). */
 export const DEFAULT_BANDWIDTH_LADDER: { month: Ladder; day: Ladder } = { month: flat(30), day: flat(1.2) };
 
-/** The region whose ladder a service kind's usage pays (statistics keep provinces, not continents). */
+/**
+ * The region whose ladder a service kind's usage pays by default: the domestic kinds `domestic`,
+ * `overseas` `asia_pacific` — except its traffic from the statistics regions of OVERSEAS_OTHER_REGIONS,
+ * which pays `other` (overseasRegionOf; docs/billing.md "Regions").
+ */
 export function regionOf(type: PriceServiceType): Region {
   return type === 'overseas' ? 'asia_pacific' : 'domestic';
+}
+
+/** Statistics regions of overseas traffic billed at the `other` (Europe and the Americas) ladder (provider facts: 0.39 per GB). */
+export const OVERSEAS_OTHER_REGIONS = ['europe', 'north_america', 'south_america', 'africa'] as const;
+
+/** The price region of overseas traffic from a statistics region: Europe, the Americas and Africa `other`, every other (Asia-Pacific, Oceania, unknown) `asia_pacific`. */
+export function overseasRegionOf(statsRegion: string): Region {
+  return (OVERSEAS_OTHER_REGIONS as readonly string[]).includes(statsRegion) ? 'other' : 'asia_pacific';
 }
 
 /** A ladder is valid when steps start at 0, follow each other without gaps, end unbounded and cost ≥ 0. */

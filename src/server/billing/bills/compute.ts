@@ -5,7 +5,7 @@
  */
 import { billing95, percentile95 } from '../../../shared/stats/percentile';
 import { DAY_S, SLOT_S, dayOf, formatTime } from '../../../shared/stats/time';
-import { PER_TASK_MEDIA_KEYS, mediaKeyLabel, transcodePackageCovers, isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
+import { PER_TASK_MEDIA_KEYS, REGION_LABELS, mediaKeyLabel, transcodePackageCovers, isBandwidthMode, periodOf, regionOf, UNBOUNDED, type AmountCalType, type Ladder, type PriceServiceType, type ServicePriceConfig } from '../../../shared/billing/price';
 import { CONSUMED_PRODUCT_INFO, isConsumedProduct } from '../../../shared/billing/consumption';
 import { DDOS_PEAK_DIVISOR, round3, type BillLine, type BilledSample, type ServiceBill, type StepUse } from '../../../shared/billing/bills';
 
@@ -35,6 +35,8 @@ export interface DayUsage {
   cheap_peak: { bytes: number; at: number };
   /** bytes stored at the end of the day (file services) */
   storage_bytes: number;
+  /** overseas: the part of `bytes` from Europe, the Americas and Africa, billed at the `other` ladder (traffic_geo_1d) */
+  other_bytes?: number;
   /** SCDN: the highest 5-minute attack bytes per service, with its slot when known */
   attacks?: { bucket_name: string; bytes: number; at?: number }[];
   /** DDoS: per instance of the account, the day's attack peak (bit/s) and its time, and the guaranteed protection (Gbps) */
@@ -54,6 +56,12 @@ export interface ComputeContext {
   daysInMonth: number;
   /** traffic package GB that may be deducted (cdn, file, fusion discharge only); consumed in order */
   packageGB: number;
+  /**
+   * The traffic packages with their validity (docs/billing.md "Settling"), earliest expiry first; when
+   * given, they replace `packageGB`: an interval's traffic (an hour in HOURLY mode, else a day) is
+   * covered only by packages valid then, and their `remain` is counted down here.
+   */
+  packages?: PackageWindow[];
   /** transcode package minutes that may be deducted (the keys of transcodePackageCovers) */
   transcodeMinutes?: number;
 }
@@ -75,6 +83,32 @@ export function applyLadder(usage: number, ladder: Ladder): { amount: number; st
     steps.push({ min: s.min, max: s.max, unit_price: s.unit_price, used: round3(used), amount: round3(a) });
   }
   return { amount: round3(amount), steps };
+}
+
+/** A traffic package as a bill sees it: GB left, and the epoch seconds of its validity [from, to). */
+export interface PackageWindow {
+  id: number;
+  remain: number;
+  /** the CST midnight of its purchase day (a package is effective the day it is bought) */
+  from: number;
+  /** its expiry */
+  to: number;
+}
+
+/**
+ * Takes up to `gb` from the packages valid for an interval that starts at `at` (it starts on or after
+ * the purchase day's midnight and before the expiry), earliest expiry first; counts their remain down.
+ */
+export function takeFromPackages(packages: PackageWindow[], at: number, gb: number): number {
+  let left = gb;
+  for (const p of packages) {
+    if (left <= 1e-12) break;
+    if (p.remain <= 0 || at < p.from || at >= p.to) continue;
+    const t = Math.min(p.remain, left);
+    p.remain -= t;
+    left -= t;
+  }
+  return gb - left;
 }
 
 /** Kinds whose discharge traffic packages cover (domestic CDN traffic). */
@@ -261,10 +295,20 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
     }
   } else {
     // traffic: HOURLY (ladder on each hour), DAILY (on each day), MONTHLY (on the month)
-    let pkgLeft = charged && PACKAGE_TYPES.includes(type) ? ctx.packageGB : 0;
+    // packages: the ones valid at each hour (HOURLY) or day; without windows, ctx.packageGB at any time
+    const covers = charged && PACKAGE_TYPES.includes(type);
+    const windows: PackageWindow[] = !covers ? [] : ctx.packages ?? [{ id: 0, remain: ctx.packageGB, from: -Infinity, to: Infinity }];
     const gb = sum(days, 'bytes') / GB;
     let ln: BillLine;
-    if (mode === 'HOURLY' && days.every((d) => d.slots)) {
+    let otherLine: BillLine | null = null;
+    const otherGB = type === 'overseas' ? days.reduce((a, d) => a + Math.min(d.other_bytes ?? 0, d.bytes), 0) / GB : 0;
+    if (otherGB > 0) {
+      // overseas: Asia-Pacific and Europe/Americas traffic each at its own ladder (the region split is per
+      // day, so HOURLY is priced per day here); packages cover domestic traffic only
+      ln = line('discharge', `流量（${REGION_LABELS.asia_pacific}）`, gb - otherGB, 'GB', 0, ladder);
+      otherLine = line('discharge_other', `流量（${REGION_LABELS.other}）`, otherGB, 'GB', 0, cfg.regions?.other ?? ladder);
+      Object.assign(used, { discharge_asia_pacific: round3(gb - otherGB), discharge_other: round3(otherGB), discharge_other_price: otherLine.amount });
+    } else if (mode === 'HOURLY' && days.every((d) => d.slots)) {
       // hour by hour in time order; packages cover the earliest hours first
       const steps = new Map<number, StepUse>();
       let amount = 0;
@@ -274,8 +318,7 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
           let hb = 0;
           for (let i = h * 12; i < h * 12 + 12; i++) hb += (d.slots as ArrayLike<number>)[i] ?? 0;
           let hgb = hb / GB;
-          const take = Math.min(pkgLeft, hgb);
-          pkgLeft -= take;
+          const take = takeFromPackages(windows, d.day + h * 3600, hgb);
           pkg += take;
           hgb -= take;
           const r = applyLadder(hgb, ladder);
@@ -291,12 +334,15 @@ export function computeService(type: PriceServiceType, cfg: ServicePriceConfig, 
       packageUsed = pkg;
       ln = { item: 'discharge', label: '流量（按小时阶梯）', usage: round3(gb), unit: 'GB', package: round3(pkg), billed: round3(gb - pkg), steps: [...steps.values()].map((s) => ({ ...s, used: round3(s.used), amount: round3(s.amount) })), amount: round3(amount), note: '每小时的流量分别按阶梯计价后相加' };
     } else {
-      const take = Math.min(pkgLeft, gb);
+      // each day's traffic by the packages valid that day (a month bill in MONTHLY mode: day by day)
+      let take = 0;
+      for (const d of days) take += takeFromPackages(windows, d.day, d.bytes / GB);
       packageUsed = take;
       ln = line('discharge', type === 'live' ? '直播下行流量' : '流量', gb, 'GB', take, ladder);
     }
     lines.push(ln);
-    Object.assign(used, { discharge: round3(gb), discharge_package: round3(packageUsed), discharge_price: ln.amount });
+    if (otherLine) lines.push(otherLine);
+    Object.assign(used, { discharge: round3(gb), discharge_package: round3(packageUsed), discharge_price: round3(ln.amount + (otherLine?.amount ?? 0)) });
     if (type === 'live') Object.assign(used, { live_download_discharge: round3(gb), live_upload_discharge: round3(sum(days, 'up_bytes') / GB) });
     const cheap = sum(days, 'cheap_bytes') / GB;
     if (cfg.cheap_unit_price_ladder && cheap > 0) {

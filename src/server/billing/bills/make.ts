@@ -14,11 +14,12 @@ import { DAY_S, addDays, dayOf, dayStart } from '../../../shared/stats/time';
 import { PRICE_SERVICE_TYPES, type PriceServiceType, periodOf } from '../../../shared/billing/price';
 import { billId, round3, type BillDetail, type BillType, type ServiceBill } from '../../../shared/billing/bills';
 import { loadPriceConfig } from '../price';
-import { computeService, monthDays } from './compute';
+import { computeService, monthDays, type PackageWindow } from './compute';
 import { loadUsage, storeDaySamples } from './usage';
 import { checkThreshold } from './threshold';
 import { syncFlowRemain } from '../resources/remain';
 import { renewPackages } from '../resources/renew';
+import { debit } from '../ledger/ledger';
 
 export interface MadeBill {
   id: string;
@@ -42,7 +43,7 @@ export async function computeBill(db: Kysely<Database>, accountId: number, type:
   const usage = await loadUsage(db as DB, accountId, p.start, p.nDays, { stored: type === 'MONTH_BILL' });
   const packages = await db
     .selectFrom('resource_packages')
-    .select(['id', 'remain', 'unit'])
+    .select(['id', 'remain', 'unit', 'starts_at', 'expires_at'])
     .where('account_id', '=', accountId)
     .where('kind', '=', 'resources')
     .where('remain', '>', '0')
@@ -51,6 +52,13 @@ export async function computeBill(db: Kysely<Database>, accountId: number, type:
     .orderBy('expires_at')
     .orderBy('id')
     .execute();
+  // each package with its validity: from its purchase day's CST midnight to its expiry (docs/billing.md "Settling")
+  const windows: PackageWindow[] = packages.map((x) => ({
+    id: x.id,
+    remain: Number(x.remain),
+    from: dayStart(dayOf(Math.floor(new Date(x.starts_at).getTime() / 1000))) as number,
+    to: new Date(x.expires_at as Date).getTime() / 1000,
+  }));
   let packageGB = packages.reduce((a, x) => a + Number(x.remain), 0);
   const packageTotal = packageGB;
   // transcode packages (minutes), only when there is processing to cover
@@ -95,7 +103,7 @@ export async function computeBill(db: Kysely<Database>, accountId: number, type:
   for (const t of PRICE_SERVICE_TYPES) {
     const days = usage.byType.get(t);
     if (!days) continue;
-    const { bill, packageUsed, transcodeUsed } = computeService(t, config[t], days, { type, daysInMonth: p.daysInMonth, packageGB, transcodeMinutes });
+    const { bill, packageUsed, transcodeUsed } = computeService(t, config[t], days, { type, daysInMonth: p.daysInMonth, packageGB, packages: windows, transcodeMinutes });
     packageGB -= packageUsed;
     transcodeMinutes -= transcodeUsed;
     if (type === 'MONTH_BILL' && periodOf(config[t].amount_cal_type) === 'DAY') {
@@ -108,7 +116,8 @@ export async function computeBill(db: Kysely<Database>, accountId: number, type:
   }
   const original = round3(Object.values(used).reduce((a, s) => a + (s && (s as ServiceBill).charged ? (s as ServiceBill).total : 0), 0));
   const price_config = Object.fromEntries(Object.keys(used).map((t) => [t, config[t as PriceServiceType]]));
-  return { period: p, detail: { used, price_config } as BillDetail, original, packageUsedGB: packageTotal - packageGB, packages, transcodeUsedMinutes: transcodeTotal - transcodeMinutes, transcodePackages, usage };
+  const packageTakes = new Map(windows.map((w, i) => [w.id, Number(packages[i]!.remain) - w.remain]));
+  return { period: p, detail: { used, price_config } as BillDetail, original, packageUsedGB: packageTotal - packageGB, packages, packageTakes, transcodeUsedMinutes: transcodeTotal - transcodeMinutes, transcodePackages, usage };
 }
 
 /** Makes (once) and settles a bill. Safe to call again: an existing bill is left as it is. */
@@ -135,7 +144,9 @@ export async function makeBill(db: DB, accountId: number, type: BillType, day: s
       let left = used;
       for (const x of list) {
         if (left <= 1e-9) break;
-        const take = Math.min(left, Number(x.remain));
+        // traffic packages: what the computation took from each (each covers only its validity)
+        const take = list === c.packages ? Math.min(left, c.packageTakes.get(x.id) ?? 0) : Math.min(left, Number(x.remain));
+        if (take <= 1e-12) continue;
         left -= take;
         await tx.updateTable('resource_packages').set({ remain: sql`greatest(remain - ${take.toFixed(6)}::numeric, 0)` as any }).where('id', '=', x.id).execute();
         pk.push({ id: x.id, amount: round3(take), unit: x.unit });
@@ -143,7 +154,7 @@ export async function makeBill(db: DB, accountId: number, type: BillType, day: s
       }
     }
     if (flow) await syncFlowRemain(tx, accountId);
-    const s = await settle(tx, accountId, c.original, opts.now ?? new Date());
+    const s = await settle(tx, accountId, c.original, opts.now ?? new Date(), id);
     c.detail.settlement = { vouchers: s.vouchers, money: s.money, packages: pk };
     await tx
       .updateTable('bills')
@@ -157,7 +168,7 @@ export async function makeBill(db: DB, accountId: number, type: BillType, day: s
 }
 
 /** Charges an amount (yuan): vouchers first, then the balance. Returns what each paid. */
-export async function settle(tx: Kysely<Database>, accountId: number, amount: number, now: Date) {
+export async function settle(tx: Kysely<Database>, accountId: number, amount: number, now: Date, billRef?: string) {
   let due = Math.round(amount * 100) / 100;
   const vouchers: { id: number; amount: number }[] = [];
   if (due > 0) {
@@ -180,12 +191,9 @@ export async function settle(tx: Kysely<Database>, accountId: number, amount: nu
     }
   }
   if (due > 0) {
-    await tx
-      .updateTable('users')
-      // the gift (money − actual_charge) first, as debitBalance of the payments does; the balance may go below 0
-      .set({ money: sql`money - ${due.toFixed(2)}::numeric` as any, actual_charge: sql`greatest(least(actual_charge, money - ${due.toFixed(2)}::numeric), 0)` as any })
-      .where('id', '=', accountId)
-      .execute();
+    // one ledger row, the gift (money − actual_charge) first as debitBalance of the payments does; the
+    // balance may go below 0 (docs/billing-money.md "The ledger")
+    await debit(tx, accountId, due, { kind: 'bill', ref: billRef ?? null, memo: billRef ? `账单 ${billRef} 结算` : '账单结算', at: now });
   }
   const voucherTotal = Math.round(vouchers.reduce((a, v) => a + v.amount, 0) * 100) / 100;
   return { vouchers, voucherTotal, money: due };

@@ -29,7 +29,7 @@ export async function checkThreshold(db: DB, accountId: number, sms?: SmsSender)
   const claimed = await db.updateTable('bill_thresholds').set({ warned_at: new Date() }).where('account_id', '=', accountId).where('warned_at', 'is', null).executeTakeFirst();
   if (!claimed.numUpdatedRows) return false;
   await notify(db, accountId, {
-    category: 'billing',
+    category: 'balance',
     title: THRESHOLD_TITLE,
     body: `您的账户余额为 ${money.toFixed(2)} 元，已低于您设置的提醒阈值 ${threshold.toFixed(2)} 元，请及时充值，以免影响服务。`,
     link: '/billing/charge/',

@@ -7,9 +7,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type {} from '../tables';
+import type {} from '../storage/tables';
 import type { DB } from '../../db';
 import { DAY_S, SLOT_S, dayOf } from '../../../shared/stats/time';
-import type { PriceServiceType } from '../../../shared/billing/price';
+import { OVERSEAS_OTHER_REGIONS, type PriceServiceType } from '../../../shared/billing/price';
 import { SLOTS_PER_DAY, type DayUsage } from './compute';
 import { packageOf } from '../../../shared/ddos';
 import { isConsumedProduct } from '../../../shared/billing/consumption';
@@ -31,7 +32,7 @@ const emptyDay = (day: number): DayUsage => ({ day, bytes: 0, cheap_bytes: 0, up
 /** Usage of an account over `nDays` days from the CST midnight `start`. */
 export async function loadUsage(db: DB, accountId: number, start: number, nDays: number, opts: { stored?: boolean } = {}): Promise<AccountUsage> {
   const end = start + nDays * DAY_S;
-  const buckets = await db.selectFrom('buckets').select(['id', 'name', 'kind', 'storage_used']).where('owner_id', '=', accountId).execute();
+  const buckets = await db.selectFrom('buckets').select(['id', 'name', 'kind', 'storage_used', 'created_at']).where('owner_id', '=', accountId).execute();
   const kinds = new Set(buckets.map((b) => b.kind));
   const byType = new Map<PriceServiceType, DayUsage[]>();
   const table = (t: PriceServiceType) => {
@@ -40,8 +41,7 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
     return v;
   };
   for (const k of KIND_TYPES) if (kinds.has(k)) table(k);
-  const storage = buckets.filter((b) => b.kind === 'file').reduce((a, b) => a + Number(b.storage_used), 0);
-  if (kinds.has('file')) for (const d of table('storage')) d.storage_bytes = storage;
+  if (kinds.has('file')) await loadStorage(db, buckets.filter((b) => b.kind === 'file'), start, nDays, table('storage'));
   await loadMediaUsage(db, accountId, start, nDays, () => table('media'));
   await loadDdosAttacks(db, accountId, start, nDays, () => table('ddos'));
   await loadReported(db, accountId, start, nDays, table);
@@ -87,6 +87,22 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
     hs.https_reqs += Number(r.h);
     const dy = table('ucdn')[i];
     dy.dyn_reqs += Number(r.d);
+  }
+
+  // overseas: the part of each day's traffic from Europe, the Americas and Africa pays the `other` ladder
+  // (docs/billing.md "Regions"); the region tables keep the statistics' world regions
+  const overseasDays = byType.get('overseas');
+  if (overseasDays) {
+    const others = await sql<{ t: number; b: number }>`
+      select extract(epoch from g.day)::float8 as t, sum(g.bytes::float8) as b
+      from traffic_geo_1d g join buckets b on b.id = g.bucket_id
+      where g.domain_id in (${ids}) and b.kind = 'overseas' and g.direction <> 'up' and g.region in (${sql.join(OVERSEAS_OTHER_REGIONS.map((r) => sql`${r}`))})
+        and g.day >= to_timestamp(${start}) and g.day < to_timestamp(${end})
+      group by g.day`.execute(db);
+    for (const r of others.rows) {
+      const i = dayIndex(Number(r.t));
+      if (i >= 0 && i < nDays) overseasDays[i].other_bytes = Number(r.b);
+    }
   }
 
   // 5-minute samples where traffic_5m still holds the days
@@ -165,6 +181,37 @@ export async function loadUsage(db: DB, accountId: number, start: number, nDays:
     }
   }
   return { byType: dropIdle(byType), kinds, source: 'traffic_5m' };
+}
+
+/**
+ * Storage by the day (docs/billing.md "Storage by the day"): each file service's bytes at the end of each
+ * day — its storage_daily row of that day, else its latest row before (nothing changed since); a day
+ * before its first row counts that first row (what was stored when recording began), or the bytes stored
+ * now when the service has no row at all; a day that ended before the service was created, with no row
+ * on or before it, counts 0.
+ */
+async function loadStorage(db: DB, files: { id: number; storage_used: number | string; created_at: Date | string }[], start: number, nDays: number, days: DayUsage[]) {
+  const end = start + nDays * DAY_S;
+  const ids = files.map((f) => f.id);
+  const [inPeriod, before, after] = await Promise.all([
+    db.selectFrom('storage_daily').select(['bucket_id', 'day', 'bytes']).where('bucket_id', 'in', ids).where('day', '>=', new Date(start * 1000)).where('day', '<', new Date(end * 1000)).execute(),
+    sql<{ bucket_id: number; bytes: string }>`select distinct on (bucket_id) bucket_id, bytes from storage_daily where bucket_id = any(${ids}) and day < to_timestamp(${start}) order by bucket_id, day desc`.execute(db),
+    sql<{ bucket_id: number; bytes: string }>`select distinct on (bucket_id) bucket_id, bytes from storage_daily where bucket_id = any(${ids}) and day >= to_timestamp(${end}) order by bucket_id, day`.execute(db),
+  ]);
+  for (const f of files) {
+    const rows = new Map(inPeriod.filter((r) => r.bucket_id === f.id).map((r) => [Math.round(new Date(r.day).getTime() / 1000), Number(r.bytes)]));
+    const first = inPeriod.filter((r) => r.bucket_id === f.id).sort((a, b) => new Date(a.day).getTime() - new Date(b.day).getTime())[0];
+    let last: number | undefined = before.rows.find((r) => r.bucket_id === f.id) ? Number(before.rows.find((r) => r.bucket_id === f.id)!.bytes) : undefined;
+    const later = first ? Number(first.bytes) : after.rows.find((r) => r.bucket_id === f.id) ? Number(after.rows.find((r) => r.bucket_id === f.id)!.bytes) : Number(f.storage_used);
+    const created = new Date(f.created_at).getTime() / 1000;
+    for (const d of days) {
+      const v = rows.get(d.day);
+      if (v !== undefined) last = v;
+      // a day that ended before the service existed, with no row of its own: nothing stored
+      if (last === undefined && d.day + DAY_S <= created) continue;
+      d.storage_bytes += last ?? later;
+    }
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ import { hashCode } from '../../accounts/passwords';
 import { maskMobile } from '../../../shared/account';
 import { CHARGE_PATH, PAY_CODE_MAX_ATTEMPTS, PAY_CODE_RESEND_SECONDS, PAY_CODE_TTL_SECONDS, yuan } from '../../../shared/billing-money';
 import type {} from '../money-tables';
+import { debit } from '../ledger/ledger';
 
 export const PAY_PURPOSE = 'pay';
 
@@ -106,16 +107,15 @@ export interface TopUp {
  * that pays, e.g. /billing/resources/pay/?resource=…) rides on the link so the charge page can send the
  * person back. Call inside a transaction.
  */
-export async function debitBalance(trx: Kysely<Database>, accountId: number, amount: number, referer?: string): Promise<number> {
+export async function debitBalance(trx: Kysely<Database>, accountId: number, amount: number, referer?: string, entry: { ref?: string | null; memo?: string | null } = {}): Promise<number> {
   const row = await trx.selectFrom('users').select(['money']).where('id', '=', accountId).forUpdate().executeTakeFirstOrThrow();
   const balance = Number(row.money);
   if (balance < amount) {
     const need = yuan(amount - balance);
     throw new ApiError(22201, 400, undefined, { need, balance, link: chargeLink(need, referer) } satisfies TopUp);
   }
-  const left = yuan(balance - amount);
-  await trx.updateTable('users').set({ money: left.toFixed(2), actual_charge: sql`least(actual_charge, ${left.toFixed(2)}::numeric)` }).where('id', '=', accountId).execute();
-  return left;
+  // one ledger row, applied to the balance in the same statement (docs/billing-money.md "The ledger")
+  return debit(trx, accountId, amount, { kind: 'payment', ref: entry.ref ?? null, memo: entry.memo ?? null });
 }
 
 /** The top-up link: /billing/charge/?amount=N[&referer=<the paying page>]. */
@@ -146,11 +146,12 @@ export interface BalanceOrder {
 export async function payWithBalance(db: DB, user: { id: number; account_id: number }, order: BalanceOrder): Promise<{ order_no: string; balance: number }> {
   const codeId = await verifyPayCode(db, user.account_id, order.code);
   return db.transaction().execute(async (trx) => {
-    const balance = await debitBalance(trx, user.account_id, order.amount, order.referer);
+    const orderNo = newOrderNo();
+    const balance = await debitBalance(trx, user.account_id, order.amount, order.referer, { ref: orderNo, memo: order.title });
     const row = await trx
       .insertInto('billing_orders')
       .values({
-        order_no: newOrderNo(),
+        order_no: orderNo,
         account_id: user.account_id,
         user_id: user.id,
         kind: order.kind,

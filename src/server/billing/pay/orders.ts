@@ -2,11 +2,12 @@
  * Orders paid online (docs/billing-money.md "Orders"). Each kind of order says what happens when it is
  * paid (registerOrderKind); the recharge kind adds the amount and its gift to the balance.
  */
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../../db';
 import type { Database } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { newOrderNo } from './confirm';
+import { creditRecharge } from '../ledger/ledger';
 import type {} from '../money-tables';
 
 export interface PaidOrder {
@@ -27,13 +28,8 @@ export function registerOrderKind(kind: string, onPaid: OnPaid): void {
 }
 
 registerOrderKind('recharge', async (trx, order) => {
-  const paid = Number(order.amount);
-  const gift = Number(order.gift);
-  await trx
-    .updateTable('users')
-    .set({ money: sql`money + ${(paid + gift).toFixed(2)}::numeric`, actual_charge: sql`actual_charge + ${paid.toFixed(2)}::numeric` })
-    .where('id', '=', order.account_id)
-    .execute();
+  // a recharge row and a gift row in the ledger, applied to the balance (docs/billing-money.md "The ledger")
+  await creditRecharge(trx, order.account_id, Number(order.amount), Number(order.gift), { ref: order.order_no });
 });
 
 /** Marks a pending order paid, once (a second call finds it paid and changes nothing). */

@@ -61,7 +61,7 @@ export function payRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
       const codeId = await verifyPayCode(db, user.account_id, req.body.code);
       // the code is used up in the payment's transaction: a refusal there (22201, 22212) leaves it usable
       await markOrderPaid(db, { order_no: order.order_no, account_id: user.account_id }, 'balance', async (trx, o) => {
-        await debitBalance(trx, user.account_id, Number(o.amount));
+        await debitBalance(trx, user.account_id, Number(o.amount), undefined, { ref: o.order_no, memo: order.title });
         await usePayCode(trx, codeId);
       });
       return ok({ order_no: order.order_no, status: 'success' });

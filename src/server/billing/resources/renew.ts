@@ -29,10 +29,11 @@ export async function renewPackages(db: DB, opts: { now?: Date; sms?: SmsSender;
     const title = `${RESOURCE_KIND_LABELS[spec.kind]} ${spec.name}`;
     try {
       const id = await db.transaction().execute(async (trx) => {
-        await debitBalance(trx, p.account_id, spec.price);
+        const orderNo = newOrderNo();
+        await debitBalance(trx, p.account_id, spec.price, undefined, { ref: orderNo, memo: `${title}（自动续费）` });
         await trx
           .insertInto('billing_orders')
-          .values({ order_no: newOrderNo(), account_id: p.account_id, user_id: null, kind: 'resource', title: `${title}（自动续费）`, amount: spec.price.toFixed(2), pay_method: 'balance', status: 'success', pay_token: null, detail: JSON.stringify({ spec: spec.id, renew_of: p.id }), paid_at: new Date() } as any)
+          .values({ order_no: orderNo, account_id: p.account_id, user_id: null, kind: 'resource', title: `${title}（自动续费）`, amount: spec.price.toFixed(2), pay_method: 'balance', status: 'success', pay_token: null, detail: JSON.stringify({ spec: spec.id, renew_of: p.id }), paid_at: new Date() } as any)
           .execute();
         const nid = await grantPackage(trx, p.account_id, { kind: spec.kind, spec: spec.id, amount: spec.amount, unit: spec.unit, validDays: daysForMonths(spec.valid_months, now), price: spec.price });
         await trx.updateTable('resource_packages').set({ auto_renew: true }).where('id', '=', nid).execute();
