@@ -6,6 +6,8 @@
  *   {name}.service the kind of a service by its name, so a service page knows its tabs before the
  *                  info call answers (sessionStorage)
  *   businessType   the current section flag (sessionStorage; src/console/state.ts)
+ *   edgeRuleDraft:{name}:{rule}  the edge-rule form while its page is open, so a reload keeps what was
+ *                  typed (sessionStorage; removed when the page closes; ours, not the spec's)
  */
 import type { ServiceKind } from '../shared/services';
 
@@ -37,5 +39,17 @@ export const stored = {
   serviceKind: {
     get: (name: string) => (session()?.getItem(`${name}.service`) as ServiceKind | null) ?? null,
     set: (name: string, kind: ServiceKind) => session()?.setItem(`${name}.service`, kind),
+  },
+  edgeRuleDraft: {
+    get<T>(key: string): T | null {
+      try {
+        const v = session()?.getItem(`edgeRuleDraft:${key}`);
+        return v ? (JSON.parse(v) as T) : null;
+      } catch {
+        return null;
+      }
+    },
+    set: (key: string, value: unknown) => session()?.setItem(`edgeRuleDraft:${key}`, JSON.stringify(value)),
+    clear: (key: string) => session()?.removeItem(`edgeRuleDraft:${key}`),
   },
 };

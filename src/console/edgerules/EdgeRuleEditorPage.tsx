@@ -12,6 +12,7 @@ import { Button, Callout, Card, Checkbox, FormGroup, H3, H5, Icon, InputGroup, N
 import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import { sessionAtom } from '../state';
+import { stored } from '../storage';
 import { EDGE_RULE_TEXTS, errorText, type FieldError } from '../../shared/errors';
 import { KINDS, parseTab } from '../../shared/services';
 import type { BucketInfo } from '../../shared/buckets';
@@ -47,7 +48,13 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
   const locked = session.status === 'signedIn' && session.user.custom_prohibit_configuration ? errorText(21210) : undefined;
   const [bucket, setBucket] = useState<BucketInfo | null>(null);
   const [callerIp, setCallerIp] = useState('');
-  const [form, setForm] = useState<RuleForm>(() => (config ? fromRule(config, '') : newForm(maxPriority, '')));
+  // what was typed survives a reload of this page (sessionStorage), and is dropped when the page closes
+  const draftKey = `${name}:${config?.rewrite_id ?? 'new'}`;
+  const [form, setForm] = useState<RuleForm>(() => stored.edgeRuleDraft.get<RuleForm>(draftKey) ?? (config ? fromRule(config, '') : newForm(maxPriority, '')));
+  useEffect(() => {
+    stored.edgeRuleDraft.set(draftKey, form);
+  }, [draftKey, form]);
+  useEffect(() => () => stored.edgeRuleDraft.clear(draftKey), [draftKey]);
   const [dirty, setDirty] = useState(false);
   const [touched, setTouched] = useState<Set<string>>(new Set());
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);

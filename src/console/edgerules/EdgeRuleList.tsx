@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button, ButtonGroup, Callout, Card, Dialog, DialogBody, DialogFooter, Drawer, DrawerSize, H4, HTMLSelect, HTMLTable, Icon, NonIdealState, Spinner, Tag, Tooltip } from '@blueprintjs/core';
-import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type Announcements, type DragEndEvent, type DragStartEvent } from '@dnd-kit/core';
+import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type Announcements, type DragEndEvent, type DragStartEvent, type Modifier } from '@dnd-kit/core';
 import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { ApiFailure } from '../api/client';
@@ -84,6 +84,13 @@ interface RowProps {
   onDelete(): void;
   onStatus(s: RuleStatus): void;
 }
+
+/** A dragged row moves up and down only, inside the table's body: it never covers the header (issue 20). */
+const withinBody: Modifier = ({ transform, draggingNodeRect: rect, containerNodeRect: body }) => {
+  if (!rect || !body) return { ...transform, x: 0 };
+  const y = Math.min(Math.max(transform.y, body.top - rect.top), body.top + body.height - (rect.top + rect.height));
+  return { ...transform, x: 0, y };
+};
 
 function RuleRow({ rule, expanded, dragging, onToggle, onEdit, onDelete, onStatus }: RowProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: rule.rewrite_id });
@@ -283,7 +290,7 @@ export default function EdgeRuleList({ bucket, locked }: { bucket: BucketInfo; l
         ) : rows.length === 0 ? (
           <NonIdealState icon="flow-branch" title="暂无可查看的边缘规则" description="点击“添加规则”创建第一条边缘规则。" action={<Button intent="primary" icon="add" onClick={() => openEditor()}>添加规则</Button>} />
         ) : (
-          <DndContext sensors={sensors} collisionDetection={closestCenter} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setActiveId(null)} accessibility={{ announcements, screenReaderInstructions: { draggable: '按空格键拿起规则，用上下方向键移动，再按空格键放下；按 Esc 取消。' } }}>
+          <DndContext sensors={sensors} modifiers={[withinBody]} collisionDetection={closestCenter} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setActiveId(null)} accessibility={{ announcements, screenReaderInstructions: { draggable: '按空格键拿起规则，用上下方向键移动，再按空格键放下；按 Esc 取消。' } }}>
             <HTMLTable className="edge-table" compact>
               <thead>
                 <tr>

@@ -13,6 +13,7 @@ import { notify } from '../common/toaster';
 import { notifyingCall, useConfirmedAction, useLoaded } from '../common/useList';
 import { settingIO } from '../services/settingIO';
 import { formatMetric, MONITOR_MAX_TASKS, MONITOR_METRICS, MONITOR_OPERATORS, MONITOR_STATE_LABELS, type MonitorTask } from '../../shared/monitor';
+import './monitor.css';
 import { formatAt } from '../../shared/format';
 
 type TaskForm = Omit<MonitorTask, 'id' | 'visible' | 'state' | 'last_value' | 'checked_at' | 'created_at'>;

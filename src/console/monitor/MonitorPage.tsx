@@ -11,6 +11,7 @@ import { sessionAtom } from '../state';
 import { mayOpen } from '../access';
 import { formatMetric, MONITOR_METRICS, type MonitorAlert, type MonitorTask } from '../../shared/monitor';
 import { conditionText, StateTag } from './AlarmPage';
+import './monitor.css';
 import { formatAt } from '../../shared/format';
 
 export default function MonitorPage() {

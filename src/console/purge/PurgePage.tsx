@@ -95,7 +95,10 @@ function PurgeForm({ def, quota }: { def: FormDef; quota?: PurgeQuota }) {
     setSaving(true);
     try {
       const res = await api.post<{ data: { count: number; first_domain: string } }>(def.url, formData);
-      navigate(`/purge/purge_log/?urlNumber=${res.data.count}&code=0&firstDomain=${encodeURIComponent(res.data.first_domain)}&kind=${def.kind}`);
+      // how many domains the submitted lines name: the notice says 等 only when there are several
+      const lines = (formData[def.field] as string[] | undefined) ?? [];
+      const domains = new Set(lines.map((l) => /^[a-z]+:\/\/([^/:?#]+)/i.exec(l.trim())?.[1]?.toLowerCase() ?? l)).size;
+      navigate(`/purge/purge_log/?urlNumber=${res.data.count}&code=0&firstDomain=${encodeURIComponent(res.data.first_domain)}&domains=${domains}&kind=${def.kind}`);
     } catch (e) {
       setFailure({ message: failureText(e), errors: e instanceof ApiFailure ? e.errors : [] });
     } finally {
@@ -166,7 +169,7 @@ function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
     <Card className="purge-log">
       {submitted && params.get('code') === '0' && (
         <Callout intent="success" className="purge-submitted">
-          已提交 {submitted} 条任务（{params.get('firstDomain')} 等），处理进度见下表，记录保留 3 天。
+          已提交 {submitted} 条任务（{params.get('firstDomain')}{Number(params.get('domains') ?? 2) > 1 ? ' 等' : ''}），处理进度见下表，记录保留 3 天。
         </Callout>
       )}
       <div className="purge-log-filters">

@@ -5,7 +5,6 @@ import { useAtomValue } from 'jotai';
 import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { ACCOUNT_MENU, GALLERY_MENU, menuFor, titleFor } from './menu';
-import { useGalleryAvailable } from '../gallery/available';
 import { ServiceSearch } from './ServiceSearch';
 import { MessageBell } from '../message/MessageBell';
 import { ExternalMenuLink } from '../external/useExternalEntry';
@@ -20,7 +19,6 @@ export default function Shell() {
   const businessType = useAtomValue(businessTypeAtom);
   const { pathname } = useLocation();
   const user = session.status === 'signedIn' ? session.user : null;
-  const galleryAvailable = useGalleryAvailable(user);
   const navigate = useNavigate();
   return (
     <BlueprintProvider>
@@ -86,11 +84,6 @@ export default function Shell() {
                   {m.label}
                 </li>
               ),
-            )}
-            {galleryAvailable && (
-              <li className="menu-gallery">
-                <NavLink to={GALLERY_MENU.path}>{GALLERY_MENU.label}</NavLink>
-              </li>
             )}
           </ul>
         </nav>

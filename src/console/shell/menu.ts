@@ -36,9 +36,14 @@ export const PRODUCT_MENU: MenuEntry[] = [
   { label: '流量营销', external: 'cdp' },
   { label: '跨平台存储', path: '/toolbox/cross_platform_disaster_recovery/' },
   { label: 'DDoS 高防 IP', path: '/services/ddos/instance/' },
+  // the cost centre (spec 001 §2.5, parent_only + bill): in the side menu as well as the account menu
+  { label: '费用中心', path: '/billing/' },
 ];
 
-/** For product owners and testers, main accounts only, when the server offers it (src/console/gallery/). */
+/**
+ * For product owners and testers, not for customers: not in the side menu; it is opened by its address,
+ * /gallery/, by a main account when the server offers it (SCHEMA_GALLERY; docs/testing-schemas.md).
+ */
 export const GALLERY_MENU = { label: '设置样例库', path: '/gallery/' } satisfies MenuEntry;
 
 /** Section title by business type (spec 000 §4). */

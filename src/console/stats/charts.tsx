@@ -12,6 +12,7 @@ import { AxisBottom, AxisLeft, AxisRight } from '@visx/axis';
 import { LinePath, AreaClosed, Line, Pie, Bar } from '@visx/shape';
 import { formatTime } from '../../shared/stats/time';
 import { timeTicks, timeTickLabel } from '../../shared/time-axis';
+import './charts.css';
 import { axisMax } from '../../shared/stats/units';
 
 export const COLORS = ['#2d72d2', '#29a634', '#d9822b', '#7961db', '#d13913', '#00a396', '#db2c6f', '#8f398f', '#946638', '#634dbf', '#5f6b7c'];
