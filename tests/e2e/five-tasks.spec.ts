@@ -25,6 +25,9 @@ test('the five tasks of a new user, by clicking', async ({ page }, info) => {
   // the dashboard's chart says which line is which
   await expect(page.getByTestId('dashboard-chart').locator('.legend-item')).toHaveText(['带宽', '流量']);
   await expect(page.getByTestId('dashboard-chart').locator('.legend-item i').first()).toHaveCSS('width', '10px');
+  // the side menu: the products and the cost centre; the schema gallery is not a customer's page
+  await expect(menu(page).getByRole('link', { name: '费用中心' })).toBeVisible();
+  await expect(menu(page).getByRole('link', { name: '设置样例库' })).toHaveCount(0);
   await shot(page, info, '00-dashboard');
 
   await test.step('create a CDN service from the side menu', async () => {

@@ -96,6 +96,8 @@ test('create a sub-account with services, edit it, sign in as it, disable and de
   await expect(menu.getByText('直播云')).toHaveCount(0);
   await expect(menu.getByText('SCDN')).toHaveCount(0);
   await expect(menu.getByText('短信服务')).toHaveCount(0);
+  // the cost centre is the main account's (parent_only + bill)
+  await expect(menu.getByText('费用中心')).toHaveCount(0);
   // a page it may not use sends it to the dashboard, which sends it on to CDN
   await sub.goto('/account/subaccount/');
   await expect(sub).toHaveURL(/\/services\/cdn\/$/);
