@@ -2,7 +2,8 @@
  * `npm run bench`: prints figures, asserts nothing.
  *  1. The login page's JavaScript: every script the browser fetches for the first screen, gzipped.
  *  2. Every chunk of the build, gzipped.
- *  3. Settings API throughput on the embedded database (PGlite, in memory): reads and writes per second.
+ *  3. Settings API throughput on the embedded database (PGlite, in memory): reads and writes per second,
+ *     and the answer's serialisation alone, JSON.stringify against the declaration's schema (tests/bench/settings.ts).
  *  4. Edge rules: parse time and evaluator throughput (tests/bench/edge.ts).
  *  5. Statistics: the traffic seed, the 30-day 10-domain query with the 95th percentile on PGlite and
  *     PostgreSQL, the chart's render time (tests/bench/stats.ts).
@@ -16,12 +17,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { spawn } from 'node:child_process';
 import { chromium } from 'playwright';
-import { openDatabase } from '../../src/server/db';
-import { buildApp } from '../../src/server/app';
-import { configFromEnv } from '../../src/server/config';
-import { seedDemo } from '../../src/server/seed/demo';
-import { loadRegistry } from '../../schemas/load';
 import { edgeBench } from './edgerules';
+import { settingsBench } from './settings';
 import { statsBench } from './stats';
 import { billingBench } from './billing';
 import { purgeBench } from './purge';
@@ -88,38 +85,11 @@ function chunks() {
   }
 }
 
-async function api() {
-  const db = await openDatabase({ dataDir: 'memory://' });
-  await seedDemo(db);
-  const app = await buildApp({ db, config: { ...configFromEnv({}), distDir: '/nonexistent', logSms: false }, registry: loadRegistry(), logger: false });
-  const signin = await app.inject({ method: 'POST', url: '/accounts/signin/', payload: { username: 'demo', password: 'demo123456' } });
-  const cookie = String(signin.headers['set-cookie']).split(';')[0];
-  const n = 300;
-  let t = performance.now();
-  for (let i = 0; i < n; i++) await app.inject({ method: 'GET', url: '/api/settings/compression/?bucket_name=demo-www', headers: { cookie } });
-  const readMs = (performance.now() - t) / n;
-  t = performance.now();
-  for (let i = 0; i < n; i++) {
-    await app.inject({
-      method: 'POST',
-      url: '/api/settings/compression/',
-      headers: { cookie },
-      payload: { bucket_name: 'demo-www', status: 'enable', gzip: { disable: false, level: 1 + (i % 9) }, br: { disable: i % 2 === 0, level: 1 } },
-    });
-  }
-  const writeMs = (performance.now() - t) / n;
-  console.log('\n== 设置接口（PGlite 内存库，单进程顺序请求） ==');
-  console.log(`  读取 GET  /api/settings/compression/  ${readMs.toFixed(2)} ms/次  ≈ ${(1000 / readMs).toFixed(0)} 次/秒`);
-  console.log(`  保存 POST /api/settings/compression/  ${writeMs.toFixed(2)} ms/次  ≈ ${(1000 / writeMs).toFixed(0)} 次/秒`);
-  await app.close();
-  await db.destroy();
-}
-
 (async () => {
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('请先运行 npm run build');
   await firstScreen();
   chunks();
-  await api();
+  await settingsBench();
   edgeBench();
   await statsBench();
   await billingBench();

@@ -40,6 +40,8 @@ export interface CollectedRoute {
   querystring?: JsonSchema;
   params?: JsonSchema;
   body?: JsonSchema;
+  /** `schema.response[200]`: the success answer (the envelope with its data), which Fastify serialises with. */
+  response?: JsonSchema;
   /** `schema.summary` / `schema.description` when the route declares them. */
   summary?: string;
   description?: string;
@@ -65,6 +67,7 @@ export function collectRoutes(app: FastifyInstance): CollectedRoute[] {
         querystring: (schema.querystring ?? schema.query) as JsonSchema | undefined,
         params: schema.params as JsonSchema | undefined,
         body: schema.body as JsonSchema | undefined,
+        response: ((schema.response ?? {}) as Record<string, JsonSchema | undefined>)['200'],
         summary: typeof schema.summary === 'string' ? schema.summary : undefined,
         description: typeof schema.description === 'string' ? schema.description : undefined,
         doc: config.openapi,

@@ -26,6 +26,7 @@ import { documentedRoutes, pathParams, toOpenApiPath, type CollectedRoute, type 
 import { KINDS, TAB_LABELS } from '../../shared/services';
 import { PARAM_NOTES, ROUTE_NOTES, tagOf, TAGS } from './notes';
 import { SECTION_NOTES } from './section-notes';
+import { settingReadAnswer, settingWriteAnswer } from '../settings/answer';
 
 /** The generic route of every declared setting (src/server/settings/routes.ts). */
 export const SETTINGS_ROUTE = '/api/settings/:id/';
@@ -214,7 +215,9 @@ function routeOperation(route: CollectedRoute, ids: string[]) {
     ...baseOperation(route, path),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: json(toOpenApiSchema(route.body)) } } : {}),
-    responses: route.doc?.raw ? rawResponses(route, route.doc.raw, codes, texts) : responses(route, ref('Success'), codes, texts),
+    responses: route.doc?.raw
+      ? rawResponses(route, route.doc.raw, codes, texts)
+      : responses(route, route.response ? toOpenApiSchema(route.response) : ref('Success'), codes, texts),
   };
 }
 
@@ -233,19 +236,11 @@ function ruleCodes(d: Declaration): number[] {
 function settingOperations(d: Declaration, get: CollectedRoute | undefined, post: CollectedRoute | undefined) {
   const { id, title } = d.meta;
   const valueRef = ref(settingComponent(id));
-  const labels = d.meta.summary.map((s) => s.label);
-  const success = {
-    allOf: [
-      ref('Success'),
-      {
-        type: 'object',
-        properties: {
-          data: valueRef,
-          summary: { type: ['string', 'null'], description: '摘要标签（setting.json 的 summary）', examples: [...new Set(labels)] },
-        },
-      },
-    ],
-  };
+  const labels = [...new Set(d.meta.summary.map((s) => s.label))];
+  // the answers the routes serialise with (src/server/settings/answer.ts), data being the declaration's schema
+  const withLabels = (answer: any) => ({ ...answer, properties: { ...answer.properties, summary: { ...answer.properties.summary, examples: labels } } });
+  const readAnswer = withLabels(settingReadAnswer(valueRef));
+  const writeAnswer = withLabels(settingWriteAnswer(valueRef));
   const path = `/api/settings/${id}/`;
   const kinds = `适用的服务类型：${d.meta.kinds.map((k) => KINDS[k]?.title ?? k).join('、')}；标签页：${TAB_LABELS[d.meta.tab] ?? d.meta.tab}。`;
   const writeRefusals = { ...SETTING_WRITE_REFUSALS, 400: [...SETTING_WRITE_REFUSALS[400], ...ruleCodes(d)] };
@@ -257,7 +252,7 @@ function settingOperations(d: Declaration, get: CollectedRoute | undefined, post
       summary: `读取「${title}」`,
       description: `读取一个服务的「${title}」配置；从未保存时为模式的默认值。${kinds}`,
       parameters: queryParameters(get.querystring),
-      responses: responses(get, success, SETTING_READ_REFUSALS),
+      responses: responses(get, readAnswer, SETTING_READ_REFUSALS),
       'x-setting': id,
     };
   }
@@ -269,7 +264,7 @@ function settingOperations(d: Declaration, get: CollectedRoute | undefined, post
       summary: `保存「${title}」`,
       description: `校验并保存一个服务的「${title}」配置（模式、规范化与跨设置规则，与控制台相同的中文错误信息）。${kinds}`,
       requestBody: { required: true, content: json(settingBodySchema(d, bucketName)) },
-      responses: responses(post, success, writeRefusals),
+      responses: responses(post, writeAnswer, writeRefusals),
       'x-setting': id,
     };
   }

@@ -37,8 +37,16 @@ function resolve(doc: OpenApiDocument, schema: any): any {
 /** The `data` of a success response when the operation says what it is (settings paths). */
 function successData(doc: OpenApiDocument, op: any): any {
   const schema = op.responses?.['200']?.content?.['application/json']?.schema;
-  const data = schema?.allOf?.find((s: any) => s?.properties?.data)?.properties?.data;
+  const data = schema?.properties?.data ?? schema?.allOf?.find((s: any) => s?.properties?.data)?.properties?.data;
   return data ? resolve(doc, data) : undefined;
+}
+
+/** The fields a success answer carries beside result, error_code and data (pager, summary …). */
+function successExtras(op: any): Record<string, unknown> | undefined {
+  const props = op.responses?.['200']?.content?.['application/json']?.schema?.properties;
+  if (!props) return undefined;
+  const extras = Object.fromEntries(Object.entries(props).filter(([k]) => !['result', 'error_code', 'data'].includes(k)));
+  return Object.keys(extras).length ? extras : undefined;
 }
 
 function parametersTable(params: any[]): string {
@@ -64,6 +72,8 @@ function operationHtml(doc: OpenApiDocument, path: string, method: string, op: a
   if (body) parts.push('<h4>请求体（application/json）</h4>', pre(body));
   const data = successData(doc, op);
   if (data) parts.push('<h4>返回的 data</h4>', pre(data));
+  const extras = successExtras(op);
+  if (extras) parts.push('<h4>响应中的其他字段</h4>', pre(extras));
   const responses = Object.entries(op.responses ?? {}) as [string, any][];
   if (responses.length) {
     parts.push('<h4>响应</h4><ul class="responses">', ...responses.map(([status, r]) => `<li><code>${escapeHtml(status)}</code> ${escapeHtml(r.description ?? '')}</li>`), '</ul>');

@@ -180,6 +180,7 @@ export const SECTION_NOTES: Record<string, SectionNote> = {
   'PUT /api/third_backup/configure/': { summary: '启用或停用跨平台备份配置', errors: { 404: [26401] } },
   'DELETE /api/third_backup/configure/': { summary: '删除跨平台备份配置', errors: { 404: [26401] } },
   'GET /api/third_backup/logs/': { summary: '跨平台备份日志', errors: { 404: [26401] } },
+  'POST /api/third_backup/run/': { summary: '立即备份（加入备份队列）', errors: { 404: [26401], 409: [26404, 26405] } },
   // work orders (src/server/workorders/routes.ts)
   'GET /api/workorder/types/': { summary: '工单类型与客服入口地址' },
   'GET /work_order/documents/': { summary: '某类工单的帮助文档' },

@@ -10,7 +10,7 @@
  * A write is refused for key customers (21210), for a kind whose value is fixed (21207), when the
  * schema refuses it (20001 with the field errors) and when a rule between settings refuses it (its code).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
@@ -19,9 +19,10 @@ import type { ServiceKind } from '../../shared/services';
 import { DEMO_ORIGIN_VAR } from '../../shared/origins';
 import type { SessionUser } from '../accounts/session';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
-import { ok } from '../http/envelope';
+import { ok, okResponse } from '../http/envelope';
 import { bucketForUser, type BucketRow } from '../buckets/repo';
 import { readSetting, writeSetting } from './repo';
+import { settingReadAnswer, settingSerializers, settingWriteAnswer } from './answer';
 import { writeLogAs } from '../accounts/oplog';
 
 const bucketNameProp = { type: 'string', minLength: 1, errorMessage: { type: '请填写服务名称', minLength: '请填写服务名称' } };
@@ -82,20 +83,26 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     return names?.length ? Object.fromEntries(names.map((n) => [n, serverVars[n] ?? ''])) : undefined;
   }
 
+  // each setting's answer is serialised with its declaration's schema (./answer.ts); the route's own
+  // response schema is the generic one the OpenAPI document shows for /api/settings/{id}/
+  const serializers = settingSerializers();
   const readSchema = {
+    response: { 200: settingReadAnswer({}) },
     querystring: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { required: { bucket_name: '请填写服务名称' } } },
   };
   const writeSchema = {
+    response: { 200: settingWriteAnswer({}) },
     body: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { type: '请求内容须为 JSON 对象', required: { bucket_name: '请填写服务名称' } } },
   };
 
-  async function read(user: SessionUser, id: string, bucketName: string) {
+  async function read(user: SessionUser, id: string, bucketName: string, reply: FastifyReply) {
     if (!registry.get(id)) throw new ApiError(21202, 404);
     const bucket = await bucketForUser(db, user, bucketName);
     declarationOf(id, bucket.kind);
     assertFlag(user, registry.get(id)!.meta.accountFlag);
     const value = await valueOf(bucket, id);
     const vars = varsOf(id);
+    reply.serializer(serializers.read(registry.get(id)!));
     return ok(value, {
       summary: await summaryOf(bucket, id, value),
       fixed: registry.fixedFor(id, bucket.kind) !== undefined,
@@ -103,7 +110,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     });
   }
 
-  async function write(user: SessionUser, ip: string, id: string, body: { bucket_name: string } & Record<string, unknown>) {
+  async function write(user: SessionUser, ip: string, id: string, body: { bucket_name: string } & Record<string, unknown>, reply: FastifyReply) {
     if (!registry.get(id)) throw new ApiError(21202, 404);
     const bucket = await bucketForUser(db, user, body.bucket_name);
     declarationOf(id, bucket.kind);
@@ -119,19 +126,21 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
       await writeSetting(trx, bucket.id, id, result.value, user.id);
       await writeLogAs(trx, user, ip, { action: 'setting.update', target: `${bucket.name}/${id}`, detail: { value: result.value } });
     });
-    return ok(result.value, { summary: await summaryOf(bucket, id, result.value) });
+    const summary = await summaryOf(bucket, id, result.value);
+    reply.serializer(serializers.write(registry.get(id)!));
+    return ok(result.value, { summary });
   }
 
   app.get<{ Params: { id: string }; Querystring: { bucket_name: string } }>(
     '/api/settings/:id/',
     { config: { access: 'user', bucket: 'query' }, schema: readSchema },
-    async (req) => read(req.user!, req.params.id, req.query.bucket_name),
+    async (req, reply) => read(req.user!, req.params.id, req.query.bucket_name, reply),
   );
 
   app.post<{ Params: { id: string }; Body: { bucket_name: string } & Record<string, unknown> }>(
     '/api/settings/:id/',
     { config: { access: 'user', bucket: 'body' }, schema: writeSchema },
-    async (req) => write(req.user!, req.ip, req.params.id, req.body),
+    async (req, reply) => write(req.user!, req.ip, req.params.id, req.body, reply),
   );
 
   // the documented per-setting paths of spec 002 §7 answer as aliases of the setting routes
@@ -139,17 +148,26 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     app.get<{ Querystring: { bucket_name: string } }>(
       alias.path,
       { config: { access: 'user', bucket: 'query', openapi: { summary: `${alias.title}（同 GET /api/settings/${alias.id}/）` } }, schema: readSchema },
-      async (req) => read(req.user!, alias.id, req.query.bucket_name),
+      async (req, reply) => read(req.user!, alias.id, req.query.bucket_name, reply),
     );
     app.post<{ Body: { bucket_name: string } & Record<string, unknown> }>(
       alias.path,
       { config: { access: 'user', bucket: 'body', openapi: { summary: `修改${alias.title}（同 POST /api/settings/${alias.id}/）` } }, schema: writeSchema },
-      async (req) => write(req.user!, req.ip, alias.id, req.body),
+      async (req, reply) => write(req.user!, req.ip, alias.id, req.body, reply),
     );
   }
 
   /** The declarations themselves, for the console's panels and the schema gallery. */
-  app.get('/api/settings/', { config: { access: 'user' } }, async () =>
+  const listAnswer = okResponse({
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['id', 'title', 'kinds', 'tab'],
+      additionalProperties: false,
+      properties: { id: { type: 'string' }, title: { type: 'string' }, kinds: { type: 'array', items: { type: 'string' } }, tab: { type: 'string' } },
+    },
+  });
+  app.get('/api/settings/', { config: { access: 'user' }, schema: { response: listAnswer } }, async () =>
     ok(registry.list().map((d) => ({ id: d.meta.id, title: d.meta.title, kinds: d.meta.kinds, tab: d.meta.tab }))),
   );
 }

@@ -1,0 +1,43 @@
+/**
+ * The answers of the settings routes (issue 23): GET /api/settings/{id}/ answers the value with its
+ * summary label, whether the kind fixes it and the server values its texts name (renderers/SettingPanel.tsx
+ * LoadedSetting); POST answers the stored value and its label. `data` is the declaration's own schema,
+ * so each setting's answer is serialised with its schema (fast-json-stringify) and carries no field the
+ * schema does not name.
+ */
+import fjs from 'fast-json-stringify';
+import type { Declaration, JsonSchema } from '../../../schemas/types';
+import { okSchema } from '../http/envelope';
+
+const summary = { type: ['string', 'null'], description: '摘要标签（setting.json 的 summary），无标签时为 null' };
+
+/** The answer of GET /api/settings/<id>/ for a value schema (`{}` for any value). */
+export function settingReadAnswer(value: JsonSchema): JsonSchema {
+  return okSchema(value, {
+    summary,
+    fixed: { type: 'boolean', description: '该类服务的此项配置固定，不可修改' },
+    vars: { type: 'object', additionalProperties: { type: 'string' }, description: '说明文字中引用的服务端取值（setting.json 的 serverVars）' },
+  });
+}
+
+/** The answer of POST /api/settings/<id>/: the stored value (normalised) and its label. */
+export function settingWriteAnswer(value: JsonSchema): JsonSchema {
+  return okSchema(value, { summary });
+}
+
+export type Serialize = (answer: unknown) => string;
+
+/** Serialisers of each declaration's answers, compiled on first use. */
+export function settingSerializers(): { read(d: Declaration): Serialize; write(d: Declaration): Serialize } {
+  const read = new Map<string, Serialize>();
+  const write = new Map<string, Serialize>();
+  // the declarations use if/then for fields of one branch: fast-json-stringify then asks its ajv, whose
+  // strictTypes warnings say nothing about serialising
+  const opts = { ajv: { strictTypes: false } } as Parameters<typeof fjs>[1];
+  const compile = (cache: Map<string, Serialize>, d: Declaration, answer: (v: JsonSchema) => JsonSchema): Serialize => {
+    let s = cache.get(d.meta.id);
+    if (!s) cache.set(d.meta.id, (s = fjs(answer(d.schema) as any, opts) as Serialize));
+    return s;
+  };
+  return { read: (d) => compile(read, d, settingReadAnswer), write: (d) => compile(write, d, settingWriteAnswer) };
+}

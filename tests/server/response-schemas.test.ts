@@ -1,0 +1,117 @@
+/**
+ * Answers serialised by their declared schemas (issue 23 item 2): for the routes that declare
+ * `schema.response[200]`, what the console receives is exactly what the handler answered (a wrong
+ * schema would silently drop or change a field the console needs), and a field the schema does not
+ * name is not sent. The handler's answer is caught in a preSerialization hook, before the serialiser.
+ */
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type DB } from '../../src/server/db';
+import { buildApp } from '../../src/server/app';
+import { configFromEnv } from '../../src/server/config';
+import { seedDemo } from '../../src/server/seed/demo';
+import { loadRegistry } from '../../schemas/load';
+import type { SettingRegistry } from '../../schemas/registry';
+import { routeTableOf } from '../../src/server/openapi/collect';
+
+let app: FastifyInstance;
+let db: DB;
+let registry: SettingRegistry;
+let cookie = '';
+/** The handler's answer of the last request, as JSON would carry it. */
+let answered: unknown;
+
+beforeAll(async () => {
+  db = await openDatabase({ dataDir: 'memory://' });
+  await seedDemo(db);
+  registry = loadRegistry();
+  app = await buildApp({ db, config: { ...configFromEnv({}), dataDir: 'memory://', distDir: '/nonexistent', logSms: false }, registry, logger: false });
+  app.addHook('preSerialization', async (_req, _reply, payload) => {
+    answered = JSON.parse(JSON.stringify(payload));
+    return payload;
+  });
+  await app.ready();
+  const res = await app.inject({ method: 'POST', url: '/accounts/signin/', payload: { username: 'demo', password: 'demo123456' } });
+  expect(res.statusCode).toBe(200);
+  cookie = String(res.headers['set-cookie']).split(';')[0];
+});
+afterAll(async () => {
+  await app.close();
+  await db.destroy();
+});
+
+async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
+  answered = undefined;
+  const res = await app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as any }) });
+  return { status: res.statusCode, body: res.json(), answered };
+}
+
+/** A request whose answer must arrive whole: 200, and the body equals the handler's answer. */
+async function arrivesWhole(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
+  const r = await call(method, url, payload);
+  expect({ url, status: r.status }).toEqual({ url, status: 200 });
+  expect({ url, body: r.body }).toEqual({ url, body: r.answered });
+  return r.body;
+}
+
+describe('settings: each answer serialised with its declaration’s schema', () => {
+  it('declares the answers of the settings routes', () => {
+    const table = routeTableOf(app)!;
+    for (const key of ['GET /api/settings/:id/', 'POST /api/settings/:id/', 'GET /api/settings/']) {
+      const route = table.find((r) => `${r.method} ${r.url}` === key);
+      expect({ key, response: Boolean(route?.response) }).toEqual({ key, response: true });
+    }
+  });
+
+  it('answers every setting of every kind the demo has whole: value, summary, fixed, vars', async () => {
+    const list = (await arrivesWhole('GET', '/api/buckets/?limit=100')) as { data: { bucket_name: string; business_type?: string; type?: string }[] };
+    const owner = (await db.selectFrom('buckets').select('owner_id').where('name', '=', 'demo-www').executeTakeFirstOrThrow()).owner_id;
+    const buckets = await db.selectFrom('buckets').select(['name', 'kind']).where('owner_id', '=', owner).execute();
+    expect(list.data.length).toBeGreaterThan(0);
+    let read = 0;
+    for (const d of registry.list()) {
+      for (const kind of d.meta.kinds) {
+        const bucket = buckets.find((b) => b.kind === kind);
+        if (!bucket) continue;
+        const body = (await arrivesWhole('GET', `/api/settings/${d.meta.id}/?bucket_name=${bucket.name}`)) as Record<string, unknown>;
+        expect(Object.keys(body)).toEqual(expect.arrayContaining(['result', 'error_code', 'data', 'summary', 'fixed']));
+        read++;
+      }
+    }
+    expect(read).toBeGreaterThan(40);
+  });
+
+  it('answers a save whole: the stored value and its label', async () => {
+    const body = (await arrivesWhole('POST', '/api/settings/compression/', {
+      bucket_name: 'demo-www',
+      status: 'enable',
+      gzip: { disable: false, level: 6 },
+      br: { disable: true, level: 1 },
+    })) as Record<string, any>;
+    expect(body.data.gzip.level).toBe(6);
+    expect(typeof body.summary === 'string' || body.summary === null).toBe(true);
+  });
+
+  it('leaves out what the schema does not name: a field slipped into the stored value', async () => {
+    await arrivesWhole('POST', '/api/settings/hsts/', { bucket_name: 'demo-www', ...(registry.defaults('hsts') as object) });
+    const bucket = await db.selectFrom('buckets').select('id').where('name', '=', 'demo-www').executeTakeFirstOrThrow();
+    const row = await db.selectFrom('service_settings').select(['value']).where('bucket_id', '=', bucket.id).where('setting_id', '=', 'hsts').executeTakeFirstOrThrow();
+    const value = typeof row.value === 'string' ? JSON.parse(row.value) : row.value;
+    await db
+      .updateTable('service_settings')
+      .set({ value: JSON.stringify({ ...value, password_hash: 'x' }) as any })
+      .where('bucket_id', '=', bucket.id)
+      .where('setting_id', '=', 'hsts')
+      .execute();
+    const r = await call('GET', '/api/settings/hsts/?bucket_name=demo-www');
+    expect(r.status).toBe(200);
+    expect((r.answered as any).data.password_hash).toBe('x');
+    expect(r.body.data).not.toHaveProperty('password_hash');
+    expect(r.body.data).toEqual(value);
+  });
+
+  it('sends a refusal as the failure envelope, not through the answer’s schema', async () => {
+    const r = await call('POST', '/api/settings/compression/', { bucket_name: 'demo-www', status: 'nope' });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual(expect.objectContaining({ result: false, error_code: 20001, message: expect.any(String), errors: expect.any(Array) }));
+  });
+});
