@@ -36,6 +36,20 @@ export const stored = {
     },
     set: (id: number) => local()?.setItem('bucket_id', String(id)),
   },
+  /** realnamePopup: the dashboard's real-name modal has popped up in this browser session (sessionStorage; ours) */
+  realnamePopup: {
+    shown: () => session()?.getItem('realnamePopup') === 'shown',
+    mark: () => session()?.setItem('realnamePopup', 'shown'),
+  },
+  /** signOutNotice: a message the login page shows once after a forced sign-out (blocked: 21104; sessionStorage; ours) */
+  signOutNotice: {
+    set: (code: number) => session()?.setItem('signOutNotice', String(code)),
+    get(): number | null {
+      const v = Number(session()?.getItem('signOutNotice'));
+      return Number.isInteger(v) && v > 0 ? v : null;
+    },
+    clear: () => session()?.removeItem('signOutNotice'),
+  },
   serviceKind: {
     get: (name: string) => (session()?.getItem(`${name}.service`) as ServiceKind | null) ?? null,
     set: (name: string, kind: ServiceKind) => session()?.setItem(`${name}.service`, kind),

@@ -36,11 +36,19 @@ export function rememberPath(path: string): void {
   stored.previousPath.set(path);
 }
 
+/** Several calls may answer blocked at once: the sign-out is started by the first. */
+let blockedNoticed = false;
+
 function applyCentralRules(body: any): void {
   if (!body || typeof body !== 'object') return;
   if (body.user && typeof body.user === 'object') {
     if (body.user.status === 'blocked') {
-      window.location.assign('/accounts/signout/');
+      // the server has ended the session already (21104): sign out, and the login page says why, once
+      if (!blockedNoticed) {
+        blockedNoticed = true;
+        stored.signOutNotice.set(21104);
+        window.location.assign('/accounts/signout/');
+      }
       return;
     }
     mergeUser(body.user);

@@ -47,7 +47,14 @@ export default function LoginPage() {
   const [twoStep, setTwoStep] = useState<{ mobile: string } | null>(null);
   const [countdown, setCountdown] = useState(0);
   const [errors, setErrors] = useState<Errors>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  // after a forced sign-out (a blocked user, spec 000 §4) the reason shows once
+  const [failure, setFailure] = useState<string | null>(() => {
+    const notice = stored.signOutNotice.get();
+    return notice ? errorText(notice) : null;
+  });
+  useEffect(() => {
+    stored.signOutNotice.clear();
+  }, []);
   const [hint, setHint] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // the image captcha, once the server asked for it

@@ -30,6 +30,8 @@ export interface SessionUser {
   overseas_acceleration_switch: boolean;
   /** the main account's business flag for smart compression (spec 002 §2) */
   smart_compression: boolean;
+  /** spec 000 §3 account_status (NORMAL, DISABLED, BLOCKED, LOCKED): the main account's, for a sub-account too */
+  account_status: string;
   /** The main account whose services this user works on. */
   account_id: number;
   /** The session's row id (the hash of the cookie, never the cookie itself). */
@@ -56,6 +58,7 @@ export function registerSessions(app: FastifyInstance, db: DB): void {
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.custom_prohibit_configuration').whereRef('p.id', '=', 'u.parent_id'), 'u.custom_prohibit_configuration').as('custom_prohibit_configuration'),
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.overseas_acceleration_switch').whereRef('p.id', '=', 'u.parent_id'), 'u.overseas_acceleration_switch').as('overseas_acceleration_switch'),
         eb.fn.coalesce(eb.selectFrom('users as p').select('p.smart_compression').whereRef('p.id', '=', 'u.parent_id'), 'u.smart_compression').as('smart_compression'),
+        eb.fn.coalesce(eb.selectFrom('users as p').select('p.account_status').whereRef('p.id', '=', 'u.parent_id'), 'u.account_status').as('account_status'),
       ])
       .where('s.id', '=', sessionKey(sid))
       .where('s.expires_at', '>', new Date())
