@@ -33,7 +33,10 @@ export const UPLOAD_MAX_FILES = 20;
 export const PATH_MAX = 1024;
 export const NAME_MAX = 255;
 
-/** The account states in which the file-manage page is blocked by a modal (spec 000 §2.11). */
+/** The account's standing for its services (spec 000 §3 User.account_status), set by the platform. */
+export const ACCOUNT_STATUSES = ['NORMAL', 'DISABLED', 'BLOCKED', 'LOCKED'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+/** The account states in which the file-manage page is blocked by a modal (spec 000 §2.11); the server refuses file management with 27108 too. */
 export const FILE_MANAGE_BLOCKED_STATES = ['DISABLED', 'BLOCKED', 'LOCKED'] as const;
 /** The modal's texts (the spec names the states, not the words: ours). */
 export const FILE_MANAGE_BLOCKED = {

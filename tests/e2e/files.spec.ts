@@ -67,18 +67,19 @@ test('media: submit a transcode task and see it finish', async ({ page }) => {
   await expect(row).toContainText('640×360');
 });
 
-test('file manage is blocked by a modal while the account is locked', async ({ page }) => {
-  await signIn(page);
-  // the account's state as the server would send it for a locked account (the server refuses the calls too: tests/server/files.test.ts)
-  await page.route('**/api/accounts/v2/usage/', async (route) => {
-    const res = await route.fetch();
-    const body = await res.json();
-    await route.fulfill({ response: res, json: { ...body, user: { ...body.user, account_status: 'LOCKED' } } });
-  });
-  await page.goto('/services/demo-assets/fileManageFile/');
+test('file manage is blocked by a modal while the account is locked (demolocked, account_status LOCKED)', async ({ page }) => {
+  // the real account: its account_status is LOCKED (npm run platform -- account-status), and the server
+  // refuses its file management with 27108 (tests/server/account-standing.test.ts)
+  await signIn(page, 'demolocked');
+  const refused = page.waitForResponse((r) => r.url().includes('/folder/locked-files/'), { timeout: 3000 }).catch(() => null);
+  await page.goto('/services/locked-files/fileManageFile/');
   const modal = page.getByRole('dialog', { name: '无法使用文件管理' });
   await expect(modal).toContainText('您的账号当前处于禁用、冻结或锁定状态，暂时无法管理文件。如需帮助，请联系客服。');
   await expect(page.locator('.file-table')).toHaveCount(0);
-  await modal.getByRole('button', { name: '返回服务列表' }).click();
+  // the page does not even ask for the listing
+  expect(await refused).toBeNull();
+  // by keyboard: the modal's one action has the focus path, Enter follows it
+  await modal.getByRole('button', { name: '返回服务列表' }).focus();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/services\/file\/$/);
 });

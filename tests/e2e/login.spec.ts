@@ -144,3 +144,23 @@ test('?username= in the login address fills the field, and the name typed over i
   expect((await posted).postDataJSON().username).toBe('demo');
   await expect(page).toHaveURL(/\/dashboard\/$/);
 });
+
+test('a blocked user is signed out and told so once (spec 000 §4: user.status blocked)', async ({ page }) => {
+  await page.goto('/login/');
+  await page.locator('#login-username').fill('demo');
+  await page.locator('#login-password').fill('demo123456');
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/$/);
+  // the server's answer to a blocked user (tests/server/account-standing.test.ts ends the session for real)
+  await page.route('**/api/buckets/?**', (route) =>
+    route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ result: false, error_code: 21104, message: '账号已被冻结，请联系客服', user: { status: 'blocked' } }) }),
+  );
+  await page.goto('/services/cdn/');
+  await expect(page).toHaveURL(/\/login\/$/);
+  await expect(page.getByRole('alert')).toHaveText('账号已被冻结，请联系客服');
+  // signed out for real: the dashboard asks to sign in again
+  await page.goto('/dashboard/');
+  await expect(page).toHaveURL(/\/login\/$/);
+  // once: the login page does not say it again
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

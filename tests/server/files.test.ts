@@ -150,14 +150,14 @@ describe('limits and refusals', () => {
     expect((await new Client(s.app).get('/folder/demo-assets/')).json().error_code).toBe(21110);
   });
 
-  it('refuses an account that is disabled or locked', async () => {
+  it('refuses an account whose account_status is disabled or locked', async () => {
     const demoId = (await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow()).id;
-    await s.db.updateTable('users').set({ status: 'locked' }).where('id', '=', demoId).execute();
+    await s.db.updateTable('users').set({ account_status: 'LOCKED' }).where('id', '=', demoId).execute();
     try {
       const res = await demo.get('/folder/demo-assets/');
       expect([res.statusCode, res.json().error_code]).toEqual([403, 27108]);
     } finally {
-      await s.db.updateTable('users').set({ status: 'normal' }).where('id', '=', demoId).execute();
+      await s.db.updateTable('users').set({ account_status: 'NORMAL' }).where('id', '=', demoId).execute();
     }
     expect((await demo.get('/folder/demo-assets/')).statusCode).toBe(200);
   });

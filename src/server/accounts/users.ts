@@ -5,7 +5,7 @@ import type { SessionUser } from './session';
 
 /** The user object of spec 000 §3 as the console receives it. */
 export function publicUser(
-  u: Pick<SessionUser, 'id' | 'username' | 'email' | 'mobile' | 'status' | 'verify_status' | 'two_step' | 'parent_id' | 'permissions' | 'custom_prohibit_configuration' | 'overseas_acceleration_switch'> & { smart_compression?: boolean },
+  u: Pick<SessionUser, 'id' | 'username' | 'email' | 'mobile' | 'status' | 'verify_status' | 'two_step' | 'parent_id' | 'permissions' | 'custom_prohibit_configuration' | 'overseas_acceleration_switch'> & { smart_compression?: boolean } & { account_status?: string },
 ): CurrentUser {
   return {
     user_id: u.id,
@@ -19,7 +19,7 @@ export function publicUser(
     overseas_acceleration_switch: Boolean(u.overseas_acceleration_switch),
     custom_prohibit_configuration: Boolean(u.custom_prohibit_configuration),
     smart_compression: Boolean(u.smart_compression),
-    account_status: u.status === 'normal' ? 'NORMAL' : u.status.toUpperCase(),
+    account_status: u.account_status ?? 'NORMAL',
   };
 }
 

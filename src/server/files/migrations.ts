@@ -70,4 +70,12 @@ export const fileMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0049_account_status': {
+    // the account's standing for its services (spec 000 §3 account_status: NORMAL, DISABLED, BLOCKED,
+    // LOCKED), set by the platform (npm run platform -- account-status); apart from users.status, which
+    // decides sign-in. The file manager is blocked while it is not NORMAL (spec 000 §2.11).
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('users').addColumn('account_status', 'text', (c) => c.notNull().defaultTo('NORMAL')).execute();
+    },
+  },
 };

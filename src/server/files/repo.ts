@@ -21,12 +21,12 @@ export function segmentsOr27101(p: string): string[] {
   return segs;
 }
 
-/** The file service the user may manage: reachable (21905), a file service (27106), the account not disabled (27108). */
+/** The file service the user may manage: reachable (21905), a file service (27106), the account's account_status not DISABLED, BLOCKED or LOCKED (27108). */
 export async function fileBucketFor(db: DB, user: SessionUser, name: string): Promise<BucketRow> {
   const b = await bucketForUser(db, user, name);
   if (b.kind !== 'file') throw new ApiError(27106, 400);
-  const owner = await db.selectFrom('users').select('status').where('id', '=', user.account_id).executeTakeFirst();
-  if (owner && (FILE_MANAGE_BLOCKED_STATES as readonly string[]).includes(owner.status.toUpperCase())) throw new ApiError(27108, 403);
+  const owner = await db.selectFrom('users').select('account_status').where('id', '=', user.account_id).executeTakeFirst();
+  if (owner && (FILE_MANAGE_BLOCKED_STATES as readonly string[]).includes(owner.account_status)) throw new ApiError(27108, 403);
   return b;
 }
 

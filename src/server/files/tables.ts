@@ -69,3 +69,11 @@ declare module '../db/schema' {
     media_usage: MediaUsageTable;
   }
 }
+
+/* The column migration 0049 adds to users. */
+declare module '../db/schema' {
+  interface UsersTable {
+    /** spec 000 §3 account_status, one of ACCOUNT_STATUSES (src/shared/files.ts) */
+    account_status: Generated<string>;
+  }
+}

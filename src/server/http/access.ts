@@ -15,15 +15,16 @@
  *                  the user's data scope instead (dataBucketForUser: authorized_service "authorization"
  *                  its granted buckets, "all" every bucket of the account; spec 000 §6)
  *
- * Refusals: no session 401 21110; blocked 403 21104; a disabled sub-account 403 41014; parent-only
+ * Refusals: no session 401 21110; blocked 403 21104 with user.status blocked, the user's sessions ended;
+ * a disabled sub-account 403 41014; parent-only
  * or a missing permission 403 21111; a bucket out of reach 404 21905 (the same answer as a bucket
  * that does not exist).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
 import { ApiError } from './errors';
 import { mayUse, type Need } from '../../shared/permissions';
-import type { SessionUser } from '../accounts/session';
+import { SESSION_COOKIE, type SessionUser } from '../accounts/session';
 import { bucketForUser, dataBucketForUser } from '../buckets/repo';
 
 export type Access = 'public' | 'user' | 'parent';
@@ -67,13 +68,20 @@ export function registerAccessControl(app: FastifyInstance, db?: DB): void {
       throw new Error(`route ${route.method} ${route.url} is public but declares needs`);
     }
   });
-  app.addHook('preHandler', async (req: FastifyRequest) => {
+  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     const config = req.routeOptions.config ?? {};
     const access = config.access ?? 'public';
     if (access === 'public') return;
     const user = req.user;
     if (!user) throw new ApiError(21110, 401);
-    if (user.status === 'blocked') throw new ApiError(21104, 403);
+    if (user.status === 'blocked') {
+      // "user.status blocked forces sign-out" (spec 000 §3, §4): every session of the user ends here, the
+      // cookie is cleared, and the answer carries user.status blocked, which the console follows to
+      // /accounts/signout/ (src/console/api/client.ts), showing the blocked message once on the login page
+      if (db) await db.deleteFrom('sessions').where('user_id', '=', user.id).execute();
+      reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
+      throw new ApiError(21104, 403, undefined, undefined, { user: { status: 'blocked' } });
+    }
     if (user.status === 'disabled') throw new ApiError(41014, 403);
     if (!mayUse(user, needsOf(config))) throw new ApiError(21111, 403);
     if (config.bucket && db) {

@@ -8,11 +8,13 @@ export class ApiError extends Error {
     readonly errors?: FieldError[],
     /** Extra data a refusal carries (e.g. the status of a certificate upload). */
     readonly data?: unknown,
+    /** Keys of the envelope besides data (e.g. `user` for the central rules of spec 000 §4). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(`error ${code}`);
   }
   body() {
-    return { ...errorBody(this.code, this.errors), ...(this.data === undefined ? {} : { data: this.data }) };
+    return { ...errorBody(this.code, this.errors), ...(this.data === undefined ? {} : { data: this.data }), ...this.extra };
   }
 }
 

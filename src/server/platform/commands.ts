@@ -8,10 +8,12 @@ import { billingCommands } from '../billing/commands';
 import { externalCommands } from '../external/commands';
 import { consumptionCommands } from '../billing/consumption/commands';
 import { edgeCommands } from '../edge/commands';
+import { standingCommands } from '../accounts/standing';
 
 export const PLATFORM_COMMANDS: PlatformCommand[] = [
   ...eventCommands,
   ...accountCommands,
+  ...standingCommands,
   ...workOrderCommands,
   ...rebateCommands,
   ...billingCommands,

@@ -1,8 +1,9 @@
 /**
  * Demo data of the account section (docs/accounts.md): a few messages for demo in the message centre
  * (none is a platform announcement, so no popup covers the demo's pages), one operator with two
- * services, and demo's profile; and two main accounts of their own for the browser tests of lost
- * password (demolost) and login verification (demosec), so those tests change no account another uses.
+ * services, and demo's profile; two main accounts of their own for the browser tests of lost
+ * password (demolost) and login verification (demosec), so those tests change no account another uses;
+ * and demolocked, whose account_status is LOCKED (the file manager's block modal).
  */
 import type { DB } from '../db';
 import { hashPassword } from '../accounts/passwords';
@@ -24,4 +25,12 @@ export async function seedAccounts(db: DB, demoId: number): Promise<void> {
     await db.insertInto('users').values({ username, email: `${username}@example.com`, mobile, password_hash: hash, verify_status: 'yes', parent_id: null, permissions: '[]' }).execute();
   }
   await db.updateTable('users').set({ profile: JSON.stringify({ contact_name: '张三', company: '示例科技有限公司', industry: '互联网' }) }).where('id', '=', demoId).execute();
+  // demolocked: a verified main account whose account_status is LOCKED (npm run platform -- account-status),
+  // with one file service: its file manager is blocked by the modal of spec 000 §2.11
+  const locked = await db
+    .insertInto('users')
+    .values({ username: 'demolocked', email: 'demolocked@example.com', mobile: '13700137012', password_hash: hash, verify_status: 'yes', parent_id: null, permissions: '[]', account_status: 'LOCKED' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('buckets').values({ name: 'locked-files', owner_id: locked.id, kind: 'file', remark: '账号锁定时的文件服务' }).execute();
 }
