@@ -9,6 +9,7 @@
  *   "setting-open"  {id}  — a refusal's link opens another setting's dialog or switch.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useReturnFocus } from './returnFocus';
 import { Alert, Button, Callout, Card, Collapse, Dialog, DialogBody, DialogFooter, H5, Spinner, Switch, Tag } from '@blueprintjs/core';
 import type { FieldError } from '../src/shared/errors';
 import { EDGE_TEXTS, type EdgeStatus } from '../src/shared/edge';
@@ -359,6 +360,7 @@ interface SettingDialogProps {
  * their fields.
  */
 export function SettingDialog({ declaration, registry, initial, ctx, io, onLink, onClose, onSave }: SettingDialogProps) {
+  useReturnFocus();
   const { meta, schema, ui, rules } = declaration;
   // the form starts from the prepared value (an old migration shows the service's own bucket);
   // a watched change is compared against that start, not the stored value

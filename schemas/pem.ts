@@ -29,12 +29,9 @@ export function containsPrivateKey(text: string): boolean {
   return PRIVATE_KEY.test(text);
 }
 
-/**
- * A plain PEM private key: PKCS#8, RSA or EC (an encrypted key is not plain). Certificate blocks beside it
- * are the separate warning pemNoCertificate, which the customer may confirm (spec 002 §5).
- */
+/** A plain PEM private key: PKCS#8, RSA or EC (an encrypted key is not plain). */
 export function isPemPrivateKey(text: string): boolean {
-  return KEY_BLOCK.test(text.replace(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g, '').trim());
+  return KEY_BLOCK.test(text.trim());
 }
 
 export function containsCertificate(text: string): boolean {

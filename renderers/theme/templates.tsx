@@ -2,7 +2,7 @@
  * RJSF templates on Blueprint 6: how a field, an object, an array and their buttons look.
  * A theme is only this set of templates plus the widgets (./widgets.tsx).
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Button, Card, FormGroup, H6, Intent } from '@blueprintjs/core';
 import {
   getTemplate,
@@ -43,11 +43,28 @@ function FieldTemplate(props: FieldTemplateProps) {
   }
   // checkboxes and switches carry their own label
   const isBoolean = schema.type === 'boolean' || options.widget === 'switch';
+  // a row of radios or checkboxes is a group: its label names the group and its error describes it,
+  // where a <label for> would point at no control (issue 24)
+  const isGroup = options.widget === 'radio' || options.widget === 'checkboxes';
+  const shownLabel = displayLabel && !isBoolean ? label : undefined;
+  const content = isGroup ? (
+    <div
+      role="group"
+      className="bp-rjsf-group-controls"
+      aria-labelledby={shownLabel ? `${id}__label` : undefined}
+      aria-label={shownLabel ? undefined : label || undefined}
+      aria-describedby={errors.length ? `${id}__error` : undefined}
+    >
+      {children}
+    </div>
+  ) : (
+    children
+  );
   return (
     <FormGroup
       className={`bp-rjsf-field ${classNames ?? ''}`}
-      label={displayLabel && !isBoolean ? label : undefined}
-      labelFor={id}
+      label={isGroup && shownLabel ? <span id={`${id}__label`}>{shownLabel}</span> : shownLabel}
+      labelFor={isGroup ? undefined : id}
       labelInfo={displayLabel && required && !isBoolean ? <span className="bp-rjsf-required">*</span> : undefined}
       intent={errors.length ? Intent.DANGER : Intent.NONE}
       helperText={
@@ -59,7 +76,7 @@ function FieldTemplate(props: FieldTemplateProps) {
         ) : undefined
       }
     >
-      {children}
+      {content}
     </FormGroup>
   );
 }
@@ -117,7 +134,12 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const inline = options.inline ? ' bp-rjsf-inline' : '';
   return (
     <fieldset className={(isRoot || isArrayItem ? 'bp-rjsf-root' : 'bp-rjsf-object') + inline} id={fieldPathId.$id}>
-      {!isRoot && !isArrayItem && title && <TitleField id={`${fieldPathId.$id}__title`} title={title} schema={schema} uiSchema={uiSchema} registry={registry} />}
+      {!isRoot && !isArrayItem && title && (
+        // the group's name, read with each of its fields
+        <legend className="bp-rjsf-legend">
+          <TitleField id={`${fieldPathId.$id}__title`} title={title} schema={schema} uiSchema={uiSchema} registry={registry} />
+        </legend>
+      )}
       {!isRoot && description && <DescriptionField id={`${fieldPathId.$id}__description`} description={description} schema={schema} uiSchema={uiSchema} registry={registry} />}
       {visible.map((p) => p.content)}
     </fieldset>
@@ -128,13 +150,34 @@ function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
   const { canAdd, disabled, readonly, items, onAddClick, title, uiSchema, fieldPathId, registry, schema } = props;
   // addAt "top": a new item goes first (error_pages: a new rule is put at the top, spec 002 §4)
   const options = getUiOptions(uiSchema) as { addLabel?: string; emptyText?: string; title?: string; addAt?: 'top' | 'bottom' };
-  const onAdd = options.addAt === 'top' ? (e: unknown) => (onAddClick as (e: unknown, index?: number) => void)(e, 0) : onAddClick;
+  // the new item takes focus: at the top it would otherwise appear far above the button that added it (issue 24)
+  const itemsBox = useRef<HTMLDivElement>(null);
+  const added = useRef<number | null>(null);
+  useEffect(() => {
+    if (added.current === null || items.length <= added.current) return;
+    added.current = null;
+    const box = itemsBox.current;
+    const cards = box ? [...box.querySelectorAll<HTMLElement>('.bp-rjsf-array-item')].filter((c) => c.parentElement?.closest('.bp-rjsf-array-items') === box) : [];
+    const card = options.addAt === 'top' ? cards[0] : cards[cards.length - 1];
+    card?.querySelector<HTMLElement>('input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)')?.focus();
+  }, [items.length, options.addAt]);
+  const onAdd = (e: unknown) => {
+    added.current = items.length;
+    if (options.addAt === 'top') (onAddClick as (e: unknown, index?: number) => void)(e, 0);
+    else (onAddClick as (e: unknown) => void)(e);
+  };
   const { AddButton } = registry.templates.ButtonTemplates;
   return (
     <fieldset className="bp-rjsf-array" id={fieldPathId.$id}>
-      {(options.title || title) && <H6 className="bp-rjsf-title">{options.title || title}</H6>}
+      {(options.title || title) && (
+        <legend className="bp-rjsf-legend">
+          <H6 className="bp-rjsf-title">{options.title || title}</H6>
+        </legend>
+      )}
       {items.length === 0 && options.emptyText && <p className="bp-rjsf-empty">{options.emptyText}</p>}
-      <div className="bp-rjsf-array-items">{items}</div>
+      <div className="bp-rjsf-array-items" ref={itemsBox}>
+        {items}
+      </div>
       {canAdd && (
         <AddButton
           id={`${fieldPathId.$id}__add`}

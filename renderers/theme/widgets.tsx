@@ -70,13 +70,14 @@ function CheckboxesWidget(props: WidgetProps) {
 }
 
 function RadioWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, options } = props;
+  const { id, value, disabled, readonly, onChange, options, label } = props;
   const enumOptions = options.enumOptions ?? [];
   // ui:enumDisabled (or ui:options.enumDisabled): options shown but not choosable
   const enumDisabled = (options.enumDisabled as unknown[] | undefined) ?? [];
   return (
     <RadioGroup
       name={id}
+      aria-label={label || undefined}
       selectedValue={enumOptions.findIndex((o) => o.value === value)}
       inline={Boolean(options.inline)}
       disabled={disabled || readonly}

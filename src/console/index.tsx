@@ -4,8 +4,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { Provider } from 'jotai';
+import { FocusStyleManager } from '@blueprintjs/core';
 import { routes } from './routes';
 import { store } from './state';
+import { translateBlueprintLabels } from './common/blueprintTexts';
+
+// focus rings for the keyboard only: a clicked tab or menu entry keeps no blue box (issue 20 item 10)
+FocusStyleManager.onlyShowFocusOnTabs();
+translateBlueprintLabels();
 
 const router = createBrowserRouter(routes);
 

@@ -6,6 +6,7 @@
 import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, type IconName } from '@blueprintjs/core';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
+import { useReturnFocus } from '../../../renderers/returnFocus';
 import { ApiFailure, failureText } from '../api/client';
 import type { FieldError } from '../../shared/errors';
 
@@ -57,6 +58,7 @@ export function FormDialog<T>({
   submitText = '确定',
   submitClassName,
 }: FormDialogProps<T>) {
+  useReturnFocus();
   const formRef = useRef<any>(null);
   const [failure, setFailure] = useState<{ message: string; errors: FieldError[] } | null>(null);
   const [busy, setBusy] = useState(false);

@@ -5,10 +5,10 @@
  * the attack list. The rule forms are the declarations schemas/forms/ddos_*; list calls read 24018 as
  * empty. Main accounts only (src/console/access.ts; the server enforces it).
  */
-import { useEventOnOpen } from '../api/events';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { Button, ButtonGroup, Card, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import dayjs from 'dayjs';
 import l7Schema from '../../../schemas/forms/ddos_l7/schema.json';
 import l7Ui from '../../../schemas/forms/ddos_l7/ui.json';
@@ -61,8 +61,6 @@ function useInstances() {
 export default function DdosPage() {
   const { tab = 'instance' } = useParams();
   const navigate = useNavigate();
-  useEventOnOpen('usage', 'ddos');
-  useEventOnOpen('buried', 'ddos_menu');
   const { instances, failure } = useInstances();
   const [instanceId, setInstanceId] = useState<number | null>(null);
   useEffect(() => {

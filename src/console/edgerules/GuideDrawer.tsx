@@ -2,7 +2,8 @@
  * The help of the edge-rule screens: a user guide (how rules run, both modes) and the language
  * reference, generated from the catalogue the parser and the editor use.
  */
-import { Drawer, DrawerSize, H5, HTMLTable, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Drawer, DrawerSize, H5, HTMLTable, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import { CATEGORY_LABELS, FUNCTIONS, VARIABLES, type FunctionCategory } from '../../shared/edgerules';
 import { FEATURES } from './model';
 

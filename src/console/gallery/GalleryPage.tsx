@@ -7,7 +7,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
-import { Button, Callout, Card, H3, H5, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H3, H5, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import type { IChangeEvent } from '@rjsf/core';
 import { api, ApiFailure, failureText } from '../api/client';
 import { sessionAtom } from '../state';

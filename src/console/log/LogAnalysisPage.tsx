@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { Button, Callout, Card, H3, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Button, Callout, Card, H3, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Bar } from '@visx/shape';

@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { Alert, Button, ButtonGroup, Callout, Checkbox, H3, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Checkbox, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import { MESSAGE_TYPES, type MessageType } from '../../shared/messages';

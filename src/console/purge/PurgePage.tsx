@@ -7,7 +7,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { Button, Callout, Card, H3, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H3, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import purgeUrlSchema from '../../../schemas/forms/purge_url/schema.json';
 import purgeUrlUi from '../../../schemas/forms/purge_url/ui.json';
 import purgeRuleSchema from '../../../schemas/forms/purge_rule/schema.json';

@@ -67,7 +67,7 @@ export function ServiceSearch() {
         </Menu>
       }
     >
-      <InputGroup leftIcon="search" placeholder="搜索服务名称" value={text} onChange={(e) => setText(e.target.value)} className="top-search" aria-label="搜索服务" />
+      <InputGroup leftIcon="search" placeholder="搜索服务名称" value={text} onChange={(e) => setText(e.target.value)} className="top-search" aria-label="搜索服务" role="combobox" aria-autocomplete="list" />
     </Popover>
   );
 }

@@ -1,10 +1,10 @@
 /** The signed-in frame: top bar with the account menu, product menu on the left, the page. */
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
 import { businessTypeAtom, sessionAtom } from '../state';
-import { ACCOUNT_MENU, GALLERY_MENU, menuFor, titleFor } from './menu';
+import { ACCOUNT_MENU, GALLERY_MENU, kindEntryActive, menuFor, titleFor } from './menu';
 import { ServiceSearch } from './ServiceSearch';
 import { MessageBell } from '../message/MessageBell';
 import { ExternalMenuLink } from '../external/useExternalEntry';
@@ -20,9 +20,27 @@ export default function Shell() {
   const { pathname } = useLocation();
   const user = session.status === 'signedIn' ? session.user : null;
   const navigate = useNavigate();
+  const main = useRef<HTMLElement>(null);
+  // a page opened from a control that went away with the old page (a service's name in its list …)
+  // would leave focus on <body>: it goes to the page instead, so Tab continues there (issue 24)
+  useEffect(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) main.current?.focus({ preventScroll: true });
+  }, [pathname]);
+  const menu = user ? menuFor(user) : [];
   return (
     <BlueprintProvider>
     <div className="shell">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        跳到主要内容
+      </a>
       <Navbar className="shell-top">
         <NavbarGroup align={Alignment.START}>
           <NavbarHeading>
@@ -67,7 +85,7 @@ export default function Shell() {
             <li>
               <NavLink to="/dashboard/">概览</NavLink>
             </li>
-            {(user ? menuFor(user) : []).map((m) =>
+            {menu.map((m) =>
               m.external ? (
                 <li key={m.label}>
                   <ExternalMenuLink product={m.external} label={m.label} />
@@ -75,7 +93,7 @@ export default function Shell() {
               ) : m.path ? (
                 <li key={m.label}>
                   {/* a service page belongs to its kind's entry too */}
-                  <NavLink to={m.path} className={({ isActive }) => (isActive || (m.kind === businessType && pathname.startsWith('/services/')) ? 'active' : '')}>
+                  <NavLink to={m.path} className={({ isActive }) => (isActive || kindEntryActive(m, menu, pathname, businessType) ? 'active' : '')}>
                     {m.label}
                   </NavLink>
                 </li>
@@ -87,7 +105,7 @@ export default function Shell() {
             )}
           </ul>
         </nav>
-        <main className="shell-page">
+        <main className="shell-page" id="main" ref={main} tabIndex={-1}>
           <Suspense fallback={<Spinner className="page-spinner" />}>
             <Outlet />
           </Suspense>

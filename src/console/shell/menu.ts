@@ -115,6 +115,18 @@ export function menuFor(user: Holder): MenuEntry[] {
   return PRODUCT_MENU.filter((m) => (m.path ? mayOpen(user, m.path) : Boolean(m.needs?.length) && mayUse(user, m.needs)));
 }
 
+/**
+ * A service page (/services/<name>/<tab>/) belongs to its kind's entry too; a page with an entry of its
+ * own (DDoS, 云处理 …, all under /services/) does not, so only one entry is ever highlighted (issue 20 item 10).
+ */
+export function kindEntryActive(entry: MenuEntry, menu: MenuEntry[], pathname: string, businessType: string | null): boolean {
+  if (!entry.kind || entry.kind !== businessType || !pathname.startsWith('/services/')) return false;
+  if (pathname.startsWith('/services/create/')) return false;
+  // an entry owns its section's first two segments: /services/ddos/instance/ owns /services/ddos/…
+  const section = (path: string) => `${path.split('/').slice(0, 3).join('/')}/`;
+  return !menu.some((m) => m.path && pathname.startsWith(section(m.path)));
+}
+
 /** The account menu of main accounts (spec 000 §2.4). */
 export const ACCOUNT_MENU: { label: string; path: string; icon: 'new-person' | 'history' | 'id-number' | 'shield' | 'dollar' }[] = [
   { label: '子账号管理', path: '/account/subaccount/', icon: 'new-person' },

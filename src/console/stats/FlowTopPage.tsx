@@ -5,7 +5,8 @@
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import './stats.css';
-import { Callout, Card, H3, H5, HTMLTable, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Callout, Card, H3, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import { api, failureText } from '../api/client';
 import { FLOW_TYPE_LABELS, type FlowType } from '../../shared/stats/constants';
 import { formatBandwidth, formatBytes, formatRequests } from '../../shared/stats/units';

@@ -8,7 +8,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import './stats.css';
 import { useSearchParams } from 'react-router-dom';
-import { Button, Callout, Card, H3, H5, HTMLSelect, NonIdealState, SegmentedControl, Spinner, Switch, Tab, Tabs, Tooltip } from '@blueprintjs/core';
+import { Button, Callout, Card, H3, H5, HTMLSelect, NonIdealState, SegmentedControl, Spinner, Switch, Tooltip } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import {
@@ -211,7 +212,6 @@ export default function StatsPage() {
     return (
       <div className="stats-page">
         <StatsNav />
-        <RealNamePrompt />
         <NonIdealState icon="timeline-bar-chart" title="暂无可统计的服务" description="开通 CDN、直播等服务后即可在这里查看带宽与流量。" />
       </div>
     );

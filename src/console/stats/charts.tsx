@@ -207,6 +207,17 @@ export function PieChart(props: { slices: Slice[]; onSlice?: (s: Slice) => void;
                     className="pie-slice"
                     data-slice={arc.data.key}
                     aria-label={`${arc.data.label} ${arc.data.share}%`}
+                    // a named slice: a button where a slice opens something, else a picture (an SVG path takes no name of its own)
+                    role={props.onSlice ? 'button' : 'img'}
+                    tabIndex={props.onSlice ? 0 : undefined}
+                    onKeyDown={(e) => {
+                      if (props.onSlice && (e.key === 'Enter' || e.key === ' ')) {
+                        e.preventDefault();
+                        props.onSlice(arc.data);
+                      }
+                    }}
+                    onFocus={() => setHover(arc.data)}
+                    onBlur={() => setHover(null)}
                     onClick={() => props.onSlice?.(arc.data)}
                     onMouseEnter={() => setHover(arc.data)}
                     onMouseLeave={() => setHover(null)}

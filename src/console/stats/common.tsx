@@ -2,12 +2,11 @@
  * What the statistics pages share: the secondary navigation, the flow types the account may choose,
  * the billing mode, the real-name prompt and the dialogs of a slice and of the full ranking.
  */
-import { recordEvent } from '../api/events';
-import { REALNAME_PROFILE } from '../common/RealnamePrompt';
 import { useEffect, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
-import { Button, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import { sessionAtom } from '../state';
 import { api, failureText } from '../api/client';
 import { FLOW_TYPES, FLOW_TYPE_KINDS, FLOW_TYPE_LABELS, carrierLabel, type FlowType } from '../../shared/stats/constants';
@@ -97,8 +96,8 @@ export function RealNamePrompt() {
             text="立即前往"
             onClick={() => {
               setOpen(false);
-              navigate(REALNAME_PROFILE);
-              recordEvent('verify', 'mobile_stats');
+              navigate('/account/profile/?category=account');
+              window.dispatchEvent(new CustomEvent('realname-statistics', { detail: { type: 1, from: 'stats' } }));
             }}
           />
         }

@@ -4,7 +4,8 @@
  * and the date range with its limits (§5).
  */
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup, Checkbox, HTMLSelect, InputGroup, Popover, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Checkbox, HTMLSelect, InputGroup, Popover, Spinner, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../common/Tabs';
 import { api, failureText } from '../api/client';
 import type { CursorPager } from '../../shared/buckets';
 import {

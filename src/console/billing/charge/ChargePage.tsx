@@ -134,7 +134,7 @@ export default function ChargePage() {
       ) : (
         <Card>
           <FormGroup label="充值金额（元）" labelFor="charge-amount" helperText={valid ? undefined : RECHARGE_AMOUNT_TEXT} intent={valid ? 'none' : 'danger'}>
-            <NumericInput id="charge-amount" aria-label="充值金额" min={RECHARGE_MIN} max={RECHARGE_MAX} minorStepSize={0.01} stepSize={100} value={amount} onValueChange={(n) => setAmount(n)} />
+            <NumericInput id="charge-amount" aria-label="充值金额" min={RECHARGE_MIN} max={RECHARGE_MAX} minorStepSize={0.01} stepSize={100} majorStepSize={1000} value={amount} onValueChange={(n) => setAmount(n)} />
           </FormGroup>
           <ButtonGroup className="charge-presets">
             {RECHARGE_PRESETS.map((p) => (

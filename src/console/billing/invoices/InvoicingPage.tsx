@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Alert, Button, Card, Classes, H4, H5, HTMLTable, NonIdealState, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Alert, Button, Card, Classes, H4, H5, HTMLTable, NonIdealState, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../../common/Tabs';
 import { api, failureText } from '../../api/client';
 import { notify } from '../../common/toaster';
 import { PageLinks } from '../orders/PageLinks';

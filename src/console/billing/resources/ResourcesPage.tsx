@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Callout, Classes, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { Button, Callout, Classes, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import { Tab, Tabs } from '../../common/Tabs';
 import { api, failureText } from '../../api/client';
 import { PageLinks } from '../orders/PageLinks';
 import { DateRange, rangeQuery } from '../orders/DateRange';

@@ -5,7 +5,10 @@
 import { useEffect, useRef } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { Spinner } from '@blueprintjs/core';
-import { LANGUAGE_ID, THEME, updateMarkers, type monaco } from './setup';
+import { LANGUAGE_ID, THEME, updateMarkers, monaco } from './setup';
+
+/** Said under the editor: how a keyboard user leaves it (Tab indents inside Monaco). */
+export const EDITOR_KEYS_HINT = '在编辑器中 Tab 键用于缩进：按 Ctrl+M 切换为用 Tab 键移动焦点，或先按 Esc 再按 Tab 离开编辑器。';
 
 export interface RuleCodeEditorProps {
   value: string;
@@ -31,11 +34,24 @@ export default function RuleCodeEditor({ value, onChange, pattern, height = 220,
 
   const onMount: OnMount = (editor) => {
     editorRef.current = editor;
+    // Escape then Tab (or Shift+Tab) leaves the editor: Escape lets the next key move focus, any other key takes it back
+    let leaving = false;
+    const leave = (on: boolean) => {
+      if (leaving === on) return;
+      leaving = on;
+      editor.updateOptions({ tabFocusMode: on });
+    };
+    editor.onKeyDown((e) => {
+      if (e.keyCode === monaco.KeyCode.Escape) leave(true);
+      else if (e.keyCode !== monaco.KeyCode.Tab && e.keyCode !== monaco.KeyCode.Shift) leave(false);
+    });
+    editor.onDidBlurEditorText(() => leave(false));
     const model = editor.getModel();
     if (model) updateMarkers(model, patternRef.current);
   };
 
   return (
+    <>
     <div className={`edge-code-editor${invalid ? ' is-invalid' : ''}`} data-testid="rule-editor">
       <Editor
         height={height}
@@ -62,5 +78,7 @@ export default function RuleCodeEditor({ value, onChange, pattern, height = 220,
         }}
       />
     </div>
+    <p className="edge-code-editor-hint">{EDITOR_KEYS_HINT}</p>
+    </>
   );
 }
