@@ -97,7 +97,7 @@ test('walk a paid order to issuance in the sandbox: buy, pay, CA message, verify
   await expect(page.getByText('该订单不支持泛域名')).toBeVisible();
   await page.getByRole('button', { name: '查看 CA 资料' }).click();
   await expect(page.getByRole('dialog', { name: 'CA 资料' })).toContainText('act7.demo-example.com');
-  await page.getByRole('dialog', { name: 'CA 资料' }).getByRole('button', { name: '关闭' }).click();
+  await page.getByRole('dialog', { name: 'CA 资料' }).getByRole('button', { name: '关闭' }).last().click(); // the footer's, not the title bar's ×
   await lines.fill('act6.demo-example.com');
   await page.getByRole('button', { name: '提交', exact: true }).click();
   await expect(page.locator('.reissue-done')).toContainText('act6.demo-example.com');
