@@ -115,3 +115,31 @@ describe('settings: each answer serialised with its declaration’s schema', () 
     expect(r.body).toEqual(expect.objectContaining({ result: false, error_code: 20001, message: expect.any(String), errors: expect.any(Array) }));
   });
 });
+
+describe('services: the lists and the info serialised as BucketInfo', () => {
+  it('declares the answers of the service routes', () => {
+    const table = routeTableOf(app)!;
+    for (const key of ['GET /api/buckets/', 'GET /api/buckets/v2/', 'GET /api/buckets/summary/', 'GET /api/buckets/info/']) {
+      const route = table.find((r) => `${r.method} ${r.url}` === key);
+      expect({ key, response: Boolean(route?.response) }).toEqual({ key, response: true });
+    }
+  });
+
+  it('answers every list, page and info whole', async () => {
+    const first = (await arrivesWhole('GET', '/api/buckets/?limit=5&with_domains=true')) as { data: any[]; pager: { since: number | null; max: number | null } };
+    expect(first.data.length).toBe(5);
+    expect(first.pager.max).not.toBeNull();
+    expect(first.data.some((b) => b.domains?.length)).toBe(true);
+    await arrivesWhole('GET', `/api/buckets/?limit=5&max=${first.pager.max}`);
+    await arrivesWhole('GET', '/api/buckets/?limit=100&business_type=cdn');
+    await arrivesWhole('GET', '/api/buckets/?limit=10&bucket_name=nothing-like-this');
+    const v2 = (await arrivesWhole('GET', '/api/buckets/v2/?page=1&perPage=5')) as { data: { buckets: any[]; pager: { total: number } } };
+    expect(v2.data.buckets[0].storage_class).toBe('standard');
+    await arrivesWhole('GET', '/api/buckets/v2/?type=file&business_type=live');
+    await arrivesWhole('GET', '/api/buckets/summary/');
+    const info = (await arrivesWhole('GET', '/api/buckets/info/?bucket_name=demo-www')) as { data: any };
+    expect(Object.keys(info.data)).toEqual(expect.arrayContaining(['bucket_id', 'bucket_name', 'kind', 'storage', 'domains', 'created_at']));
+    // the row's other columns (owner_id …) are not part of a service's answer
+    expect(info.data).not.toHaveProperty('owner_id');
+  });
+});

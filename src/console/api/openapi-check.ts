@@ -8,6 +8,8 @@
  */
 import type { paths } from './generated/openapi';
 import type { LoadedSetting } from '../../../renderers/SettingPanel';
+import type { BucketInfo, CursorPager } from '../../shared/buckets';
+import type { ServiceKind } from '../../shared/services';
 
 type Method = 'get' | 'put' | 'post' | 'delete';
 /** The JSON body of an operation's 200 answer. */
@@ -28,4 +30,8 @@ export const ANSWERS_FIT: Record<string, true> = {
   'GET /api/settings/compression/': true satisfies Fits<Answer<'/api/settings/compression/', 'get'>, LoadedSetting>,
   'POST /api/settings/{id}/': true satisfies Fits<Answer<'/api/settings/{id}/', 'post'>, LoadedSetting>,
   'GET /api/settings/': true satisfies Fits<Answer<'/api/settings/', 'get'>, { data: SettingListItem[] }>,
+  'GET /api/buckets/': true satisfies Fits<Answer<'/api/buckets/', 'get'>, { data: BucketInfo[]; pager: CursorPager }>,
+  'GET /api/buckets/v2/': true satisfies Fits<Answer<'/api/buckets/v2/', 'get'>, { data: { buckets: (BucketInfo & { storage_class: string })[]; pager: { total: number; page: number; pages: number } } }>,
+  'GET /api/buckets/summary/': true satisfies Fits<Answer<'/api/buckets/summary/', 'get'>, { data: Record<ServiceKind, number> }>,
+  'GET /api/buckets/info/': true satisfies Fits<Answer<'/api/buckets/info/', 'get'>, { data: BucketInfo }>,
 };

@@ -8,6 +8,7 @@ import { keysetQuery, limitProp, cursorProp } from '../http/keyset';
 import { SERVICE_KINDS, SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
 import { writeLog } from '../accounts/oplog';
 import { bucketForUser, bucketInfo, domainsOf, typesOfKind, visibleTo } from './repo';
+import { bucketInfoAnswer, bucketListAnswer, bucketListV2Answer, bucketSummaryAnswer } from './answer';
 
 interface ListQuery {
   limit: number;
@@ -31,7 +32,7 @@ const listQuerySchema = {
 };
 
 export function bucketRoutes(app: FastifyInstance, db: DB): void {
-  app.get<{ Querystring: ListQuery }>('/api/buckets/', { config: { access: 'user' }, schema: { querystring: listQuerySchema } }, async (req) => {
+  app.get<{ Querystring: ListQuery }>('/api/buckets/', { config: { access: 'user' }, schema: { querystring: listQuerySchema, response: bucketListAnswer } }, async (req) => {
     const q = req.query;
     const user = req.user!;
     const like = q.bucket_name ? `%${q.bucket_name.replace(/[\\%_]/g, (c) => '\\' + c)}%` : '';
@@ -59,6 +60,7 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
     {
       config: { access: 'user' },
       schema: {
+        response: bucketListV2Answer,
         querystring: {
           type: 'object',
           properties: {
@@ -92,7 +94,7 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
   );
 
   /** Services per kind of the account (dashboard). */
-  app.get('/api/buckets/summary/', { config: { access: 'user' } }, async (req) => {
+  app.get('/api/buckets/summary/', { config: { access: 'user' }, schema: { response: bucketSummaryAnswer } }, async (req) => {
     const rows = await visibleTo(db.selectFrom('buckets').select(['kind', db.fn.countAll<number>().as('n')]), req.user!)
       .groupBy('kind')
       .execute();
@@ -106,6 +108,7 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
     {
       config: { access: 'user', bucket: 'query' },
       schema: {
+        response: bucketInfoAnswer,
         querystring: {
           type: 'object',
           required: ['bucket_name'],

@@ -13,10 +13,10 @@ type Schema = Record<string, unknown>;
  * serialiser refuses an answer without it: a route whose data may be absent declares it nullable and
  * sends null).
  */
-export function okSchema(data?: Schema, extra: Record<string, Schema> = {}): Schema {
+export function okSchema(data?: Schema, extra: Record<string, Schema> = {}, requiredExtra: string[] = []): Schema {
   return {
     type: 'object',
-    required: data ? ['result', 'error_code', 'data'] : ['result', 'error_code'],
+    required: [...(data ? ['result', 'error_code', 'data'] : ['result', 'error_code']), ...requiredExtra],
     additionalProperties: false,
     properties: {
       result: { type: 'boolean', const: true },
@@ -27,9 +27,9 @@ export function okSchema(data?: Schema, extra: Record<string, Schema> = {}): Sch
   };
 }
 
-/** The `{ response: { 200: … } }` part of a route's schema. */
-export function okResponse(data?: Schema, extra: Record<string, Schema> = {}): { 200: Schema } {
-  return { 200: okSchema(data, extra) };
+/** The `{ response: { 200: … } }` part of a route's schema; `requiredExtra`: the fields beside data every answer carries. */
+export function okResponse(data?: Schema, extra: Record<string, Schema> = {}, requiredExtra: string[] = []): { 200: Schema } {
+  return { 200: okSchema(data, extra, requiredExtra) };
 }
 
 /** Cursor paging (src/shared/buckets.ts CursorPager): the ids to ask for the page before and after. */
