@@ -14,6 +14,7 @@ import { ApiError, VALIDATION_ERROR } from './http/errors';
 import { registerAccessControl } from './http/access';
 import { registerOriginCheck } from './http/origin';
 import { registerPublicUrl } from './http/links';
+import { registerPaymentProvider } from './billing/pay/provider';
 import { registerContentTypeCheck } from './http/content-type';
 import { registerValidation } from './http/validation';
 import { registerSessions } from './accounts/session';
@@ -66,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({ logger: deps.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy?.length ? config.trustProxy : false, bodyLimit: 1024 * 1024 });
   await app.register(cookie);
   registerPublicUrl(app, config.publicUrl);
+  registerPaymentProvider(app, config.paymentProvider);
   registerValidation(app);
   registerOriginCheck(app);
   registerContentTypeCheck(app);

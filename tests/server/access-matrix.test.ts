@@ -158,7 +158,8 @@ const MATRIX: Record<string, Case[]> = {
       '/api/flow/backsource/follow/', '/api/flow/statistic/download/', '/api/flow/websocket/download/', '/api/flow/abroad/download/', '/api/flow/scdn/statistic/download/', '/api/cdn/mingmou/download',
     ].map((url) => [`GET ${url}`, [{ req: get(url), allow: mayHold('stats') }]]),
   ),
-  'GET /api/accounts/price_config': [{ req: get('/api/accounts/price_config'), allow: signedIn }],
+  'GET /api/accounts/price_config': [{ req: get('/api/accounts/price_config'), allow: mayHold('bill') }],
+  'GET /api/flow/billing_mode/': [{ req: get('/api/flow/billing_mode/'), allow: mayHold('stats') }],
   'POST /api/flow/ingest/token': [{ req: send('POST', '/api/flow/ingest/token', () => ({})), allow: isMain }],
   // the log pipeline's route: public, with a token of its own (an invalid one here)
   'POST /api/flow/ingest/': [{ req: (r) => ({ method: 'POST', url: '/api/flow/ingest/', payload: { slot: 0, records: [] }, headers: { authorization: `Bearer nothing-${r.name}` } }), allow: anyone }],

@@ -68,29 +68,38 @@ describe('recharge through the sandbox provider', () => {
     expect(res.statusCode).toBe(200);
     const { order_no, pay_url, gift, method } = res.json().data;
     expect(method).toBe('alipay');
+    expect(res.json().data.sandbox).toBe(true);
     expect(gift).toBe(100);
     // made from PUBLIC_URL (here the listening address), not from the request's Host header
     expect(pay_url).toMatch(/^http:\/\/127\.0\.0\.1:8080\/api\/pay\/sandbox\/[0-9a-f]{48}$/);
     const path = new URL(pay_url).pathname;
     expect((await demo.get(`/api/orders/recharge?order_no=${order_no}`)).json().data.status).toBe('pending');
-    // the page needs no session (the phone that scans has none)
-    const page = await s.app.inject({ method: 'GET', url: path });
+    // the page needs the paying account's session: without one it asks to sign in, another account is refused, and nothing is paid
+    const anonymous = await s.app.inject({ method: 'GET', url: path });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.body).toContain('请先在本浏览器');
+    expect((await s.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })).statusCode).toBe(401);
+    expect((await other.request({ method: 'GET', url: path })).statusCode).toBe(403);
+    expect((await other.request({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })).body).toContain('该订单不属于当前登录的账号');
+    expect((await demo.get(`/api/orders/recharge?order_no=${order_no}`)).json().data.status).toBe('pending');
+    const page = await demo.request({ method: 'GET', url: path });
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain('确认付款');
+    expect(page.body).toContain('沙箱');
     expect(page.body).toContain('5000.00');
     // as the page's form posts it
-    const paid = await s.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const paid = await demo.request({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
     expect(paid.statusCode).toBe(200);
     expect(paid.body).toContain('付款成功');
     const after = await balance(demoId);
     expect(after.money).toBeCloseTo(before.money + 5100, 2);
     expect(after.actual).toBeCloseTo(before.actual + 5000, 2);
     expect((await demo.get(`/api/orders/recharge?order_no=${order_no}`)).json().data).toMatchObject({ status: 'success', amount: 5000, gift: 100, pay_method: 'alipay' });
-    const again = await s.app.inject({ method: 'POST', url: path });
+    const again = await demo.request({ method: 'POST', url: path });
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('该订单已支付');
     expect((await balance(demoId)).money).toBeCloseTo(after.money, 2);
-    expect((await s.app.inject({ method: 'GET', url: path })).body).toContain('该订单已支付');
+    expect((await demo.request({ method: 'GET', url: path })).body).toContain('该订单已支付');
   });
 
   it('answers an unknown payment link with a Chinese page', async () => {

@@ -66,8 +66,9 @@ export function usePriceConfig(): string | null {
   const [mode, setMode] = useState<string | null>(null);
   useEffect(() => {
     api
-      .get<{ data: Record<string, { amount_cal_type: string }> }>('/api/accounts/price_config')
-      .then((r) => setMode(r.data.cdn?.amount_cal_type ?? null))
+      // only the billing mode: the price configuration itself belongs to billing (parent_only plus bill)
+      .get<{ data: Record<string, string> }>('/api/flow/billing_mode/')
+      .then((r) => setMode(r.data.cdn ?? null))
       .catch(() => setMode(null));
   }, []);
   return mode;

@@ -371,8 +371,14 @@ export function statsRoutes(app: FastifyInstance, db: DB): void {
     return ok(await rankings(db, scope, q));
   });
 
-  app.get('/api/accounts/price_config', { config: { access: 'user', openapi: { summary: '计费方式（price_config）：amount_cal_type 为 MONTHLY_95 时统计页显示 95 带宽线' } } }, async (req) => {
+  // the whole price configuration belongs to billing: parent_only plus bill (spec 001 §6); the statistics
+  // pages get only the billing mode they need, under their own permission (docs/statistics.md)
+  app.get('/api/accounts/price_config', { config: { access: 'parent', needs: ['bill'], openapi: { summary: '账号的价格配置（price_config：计费方式、阶梯单价、折扣），主账号或有费用中心权限的子账号' } } }, async (req) => {
     return ok(await priceConfig(db, req.user!.account_id));
+  });
+  app.get('/api/flow/billing_mode/', { config: { access: STATS.access, needs: [...STATS.needs] as Need[], openapi: { summary: '各服务类型的计费方式（amount_cal_type）：cdn 为 MONTHLY_95 时统计页显示 95 带宽线' } } }, async (req) => {
+    const config = await priceConfig(db, req.user!.account_id);
+    return ok(Object.fromEntries(Object.entries(config).map(([type, c]) => [type, c.amount_cal_type])));
   });
 
   // downloads by browser navigation: the chart's query, 5-minute rows by default

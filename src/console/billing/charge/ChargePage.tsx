@@ -21,6 +21,8 @@ interface Pending {
   amount: number;
   gift: number;
   pay_url: string;
+  /** the sandbox provider (PAYMENT_PROVIDER=sandbox): no real money moves */
+  sandbox?: boolean;
 }
 
 /** The referer is followed back only when it is a path of the console. */
@@ -119,6 +121,11 @@ export default function ChargePage() {
       ) : pending ? (
         <Card className="charge-qr">
           <H5>请使用支付宝扫码支付 {formatMoney(pending.amount)} 元</H5>
+          {pending.sandbox && (
+            <Callout intent="warning" className="charge-sandbox">
+              沙箱支付：本环境使用支付宝沙箱，付款不会产生真实扣款；请在已登录本账号的浏览器中打开支付页面。
+            </Callout>
+          )}
           <QrCode value={pending.pay_url} />
           <p className={Classes.TEXT_MUTED}>
             订单号 {pending.order_no}。支付完成后本页会自动刷新；手机无法扫码时可

@@ -49,8 +49,9 @@ export function payRoutes(app: FastifyInstance, db: DB, sms: SmsSender): void {
       if (!order || order.status === 'closed') throw new ApiError(22211, 404);
       if (order.status === 'success') throw new ApiError(22212, 400);
       if (req.body.method === 'alipay') {
+        const provider = paymentProvider(req); // 22217 when online payment is off
         if (order.pay_token) return ok({ order_no: order.order_no, pay_url: publicLink(req, `/api/pay/sandbox/${order.pay_token}`) });
-        const pay = await paymentProvider().createPayment({ order_no: order.order_no, amount: Number(order.amount), title: order.title }, publicLink(req, ''));
+        const pay = await provider.createPayment({ order_no: order.order_no, amount: Number(order.amount), title: order.title }, publicLink(req, ''));
         await db.updateTable('billing_orders').set({ pay_token: pay.token }).where('id', '=', order.id).execute();
         return ok({ order_no: order.order_no, pay_url: pay.pay_url });
       }

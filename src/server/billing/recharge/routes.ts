@@ -5,8 +5,9 @@
  *   POST /api/orders/recharge             { amount } → a pending order and the provider's pay URL (QR code)
  *   GET  /api/orders/recharge             ?order_no → the order (the page polls it until it is paid)
  *   GET  /api/v2/orders/                  ?status=success&start_time&end_time&page&size (unix seconds; end exclusive)
- *   GET  /api/pay/sandbox/{token}         the sandbox's payment page (public: the phone that scans has no session)
- *   POST /api/pay/sandbox/{token}         the person confirms: the order is paid, the balance grows
+ *   GET  /api/pay/sandbox/{token}         the sandbox's payment page: only while PAYMENT_PROVIDER is sandbox, and only
+ *                                         for a session of the paying account (main, or a sub-account with bill)
+ *   POST /api/pay/sandbox/{token}         that person confirms: the order is paid, the balance grows
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -16,6 +17,7 @@ import { ok } from '../../http/envelope';
 import { publicLink } from '../../http/links';
 import { paymentProvider } from '../pay/provider';
 import { markOrderPaid } from '../pay/orders';
+import { mayUse } from '../../../shared/permissions';
 import { newOrderNo } from '../pay/confirm';
 import {
   ORDER_KIND_LABELS,
@@ -98,13 +100,13 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
       if (!hasAtMostTwoDecimals(amount)) throw new ApiError(VALIDATION_ERROR, 400, [{ path: '/amount', message: RECHARGE_AMOUNT_TEXT }]);
       const gift = rechargeGift(amount);
       const orderNo = newOrderNo();
-      const provider = paymentProvider();
+      const provider = paymentProvider(req);
       const pay = await provider.createPayment({ order_no: orderNo, amount, title: '账户充值' }, originOf(req));
       await db
         .insertInto('billing_orders')
         .values({ order_no: orderNo, account_id: user.account_id, user_id: user.id, kind: 'recharge', title: '账户充值', amount: amount.toFixed(2), gift: gift.toFixed(2), pay_method: provider.method, pay_token: pay.token, detail: JSON.stringify({ provider: provider.name }) })
         .execute();
-      return ok({ order_no: orderNo, amount, gift, method: provider.method, pay_url: pay.pay_url });
+      return ok({ order_no: orderNo, amount, gift, method: provider.method, pay_url: pay.pay_url, sandbox: provider.name === 'sandbox' });
     },
   );
 
@@ -151,15 +153,31 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
   );
 
   // ---- the sandbox provider's payment page ----
+  // only while the sandbox is the configured provider (PAYMENT_PROVIDER; docs/security.md): otherwise the
+  // routes do not exist, and a real deployment has no page that credits a balance without a payment
+  if (app.paymentProvider?.name !== 'sandbox') return;
+  /** The order of a token, for the signed-in paying account only; otherwise the page that says why. */
+  async function payable(req: FastifyRequest, token: string) {
+    const o = await db.selectFrom('billing_orders').select(['order_no', 'title', 'amount', 'status', 'account_id']).where('pay_token', '=', token).executeTakeFirst();
+    if (!o) return { status: 404, page: sandboxPage('<h1>支付宝沙箱</h1><p>支付链接无效或订单已关闭。</p>') };
+    const user = req.user;
+    if (!user || user.status !== 'normal')
+      return { status: 401, page: sandboxPage(`<h1>支付宝沙箱</h1><p>请先在本浏览器<a href="/login/">登录</a>下单的账号，再打开此支付页面。</p>`) };
+    if (user.account_id !== o.account_id || !mayUse(user, ['parent_only', 'bill']))
+      return { status: 403, page: sandboxPage('<h1>支付宝沙箱</h1><p>该订单不属于当前登录的账号，请使用下单的账号登录后再支付。</p>') };
+    return { order: o };
+  }
   // in a scope of its own: the page's form posts application/x-www-form-urlencoded (an empty body), which no other route accepts
   app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
     const tokenParams = { type: 'object', required: ['token'], properties: { token: { type: 'string', pattern: '^[0-9a-f]{48}$', errorMessage: '支付链接无效' } } };
 
-    scope.get<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', openapi: { summary: '沙箱支付页面（HTML，扫码打开，无需登录）' } }, schema: { params: tokenParams } }, async (req, reply) => {
-      const o = await db.selectFrom('billing_orders').select(['order_no', 'title', 'amount', 'status']).where('pay_token', '=', req.params.token).executeTakeFirst();
+    // public as routes (the page itself answers who may pay: the paying account's session), HTML answers
+    scope.get<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', openapi: { summary: '沙箱支付页面（HTML；仅当 PAYMENT_PROVIDER 为 sandbox，须登录下单的账号）' } }, schema: { params: tokenParams } }, async (req, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      if (!o) return reply.status(404).send(sandboxPage('<h1>支付宝沙箱</h1><p>支付链接无效或订单已关闭。</p>'));
+      const found = await payable(req, req.params.token);
+      if (!found.order) return reply.status(found.status).send(found.page);
+      const o = found.order;
       const info = `<dl><dt>商品</dt><dd>${esc(o.title)}</dd><dt>订单号</dt><dd>${esc(o.order_no)}</dd></dl>`;
       if (o.status === 'success') return sandboxPage(`<h1>支付宝沙箱</h1><div class="amount">￥${esc(o.amount)}</div>${info}<p><strong>该订单已支付</strong>，请回到控制台查看余额。</p>`);
       return sandboxPage(
@@ -168,8 +186,10 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
       );
     });
 
-    scope.post<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', accepts: 'form', openapi: { summary: '在沙箱支付页面确认付款：订单已支付，余额增加' } }, schema: { params: tokenParams } }, async (req, reply) => {
+    scope.post<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', accepts: 'form', openapi: { summary: '在沙箱支付页面确认付款：订单已支付，余额增加（须登录下单的账号）' } }, schema: { params: tokenParams } }, async (req, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      const found = await payable(req, req.params.token);
+      if (!found.order) return reply.status(found.status).send(found.page);
       try {
         const o = await markOrderPaid(db, { token: req.params.token }, 'alipay');
         return sandboxPage(`<h1>支付宝沙箱</h1><div class="amount">￥${esc(o.amount)}</div><p><strong>付款成功</strong>，订单 ${esc(o.order_no)} 已支付，请回到控制台查看余额。</p>`);
