@@ -21,6 +21,9 @@ export const FILE_EDGE_TTL_SECONDS = 600;
  */
 export const MIRROR_CACHE_KEY_SUFFIX = '#mirror';
 
+/** Mirror migration takes only answers the edge caches for longer than this (the panel's 仅缓存时间超过 24 小时的文件会被迁移). */
+export const MIRROR_MIN_CACHE_SECONDS = 24 * 3600;
+
 /** The largest answer the edge migrates into storage (bigger ones are served but not stored). */
 export const MIRROR_MAX_BYTES = 32 * 1024 * 1024;
 

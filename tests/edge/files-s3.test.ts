@@ -42,6 +42,8 @@ test('on S3: an uploaded file answers through the edge, and a migrated answer la
   expect((await edge.request('assets.demo-example.com', '/s3.txt')).headers['x-cache']).toBe('HIT');
   expect((await edge.request('assets.demo-example.com', '/not-on-s3.txt')).status).toBe(404);
 
+  // only what the edge caches for more than 24 hours migrates (the demo origin says an hour)
+  await edge.saveLive('demo-www', 'cache_rules', { rules: [{ type: 'suffix', value: 'png', ttl: 172800, ignore_query: false }] });
   await edge.saveLive('demo-www', 'mirror', { mirror: 'enable', url_patterns: ['/img/*'], mirror_bucket: 'demo-assets' });
   expect((await edge.request('www.demo-example.com', '/img/logo.png')).status).toBe(200);
   const logo = fs.readFileSync(path.join(__dirname, '../../src/origin/site/img/logo.png'));

@@ -115,7 +115,9 @@ describe('mirror migration (源站资源迁移) fills the chosen file service', 
   const settle = () => new Promise((r) => setTimeout(r, 700));
 
   test('开启: a matching miss fetched from the origin is stored into the storage and listed; others are not', async () => {
-    await edge.saveLive('demo-www', 'mirror', { mirror: 'enable', url_patterns: ['/img/*', '/js/*.js'], mirror_bucket: 'demo-assets' });
+    // only what the edge caches for more than 24 hours migrates: the demo origin says an hour, a cache rule two days
+    await edge.saveLive('demo-www', 'cache_rules', { rules: [{ type: 'suffix', value: 'png,js,html', ttl: 172800, ignore_query: false }] });
+    await edge.saveLive('demo-www', 'mirror', { mirror: 'enable', url_patterns: ['/img/*', '/js/*.js', '/headers'], mirror_bucket: 'demo-assets' });
     const res = await edge.request('www.demo-example.com', '/img/logo.png', { headers: { 'accept-encoding': 'gzip, br' } });
     expect(res.status).toBe(200);
     expect(res.headers['x-origin-uri']).toBe('/img/logo.png');
@@ -142,6 +144,17 @@ describe('mirror migration (源站资源迁移) fills the chosen file service', 
     expect(css.status).toBe(200);
     await settle();
     expect(await entry('css/', 'site.css')).toBeUndefined();
+
+    // 仅缓存时间超过 24 小时的文件会被迁移: without a rule, the origin's Cache-Control decides
+    for (const cc of ['public, max-age=3600', 'no-store, max-age=90000', 'public, max-age=86400']) {
+      const short = await edge.request('www.demo-example.com', `/headers?Cache-Control=${encodeURIComponent(cc)}`);
+      expect(short.status).toBe(200);
+    }
+    await settle();
+    expect(await entry('', 'headers')).toBeUndefined();
+    const long = await edge.request('www.demo-example.com', `/headers?Cache-Control=${encodeURIComponent('public, s-maxage=90000, max-age=60')}`);
+    expect(long.status).toBe(200);
+    expect((await until(() => entry('', 'headers'))).size).toBe(3);
   });
 
   test('开启 and 暂停 read the storage first; 暂停 migrates nothing new; 关闭 goes to the origin alone', async () => {

@@ -25,6 +25,7 @@ const edge: EdgeCompiler = (v: CacheRules) => {
         directives: [
           'proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
           `proxy_cache_valid ${CACHED_STATUSES.join(' ')} ${r.ttl}s;`,
+          `set $edge_cache_ttl ${r.ttl};`, // the time, for the edge's Lua (mirror migration takes only what is cached over 24 hours)
           ...(r.ignore_query ? ['set $edge_key_args "";'] : []),
         ],
       };

@@ -1,6 +1,6 @@
 import type { EdgeCompiler } from '../../edge';
 import { luaString, ruleRegex } from '../../edge-match';
-import { EDGE_FILES_PREFIX, MIRROR_CACHE_KEY_SUFFIX, MIRROR_DYNAMIC_EXTENSIONS, MIRROR_MAX_BYTES } from '../../../src/shared/edge-files';
+import { EDGE_FILES_PREFIX, MIRROR_CACHE_KEY_SUFFIX, MIRROR_DYNAMIC_EXTENSIONS, MIRROR_MAX_BYTES, MIRROR_MIN_CACHE_SECONDS } from '../../../src/shared/edge-files';
 
 interface Mirror {
   mirror: 'enable' | 'paused' | 'disable';
@@ -54,7 +54,7 @@ const edge: EdgeCompiler = (v: Mirror, ctx) => {
     access_lua: [`require("edge_mirror").access(${patterns}, ${dynamic}, ${store})`],
     ...(store
       ? {
-          header_lua: ['require("edge_mirror").header()'],
+          header_lua: [`require("edge_mirror").header(${MIRROR_MIN_CACHE_SECONDS})`],
           body_lua: [`require("edge_mirror").body(${MIRROR_MAX_BYTES})`],
           log_lua: [`require("edge_mirror").log(${luaString(control.hostname)}, ${port}, ${luaString(EDGE_FILES_PREFIX)}, ${luaString(bucket)}, ${luaString(String(ctx.service.id))})`],
         }

@@ -5,7 +5,7 @@
 --            service's /__edge/mirror/ location, which proxies to the control plane's storage with the
 --            node key and the edge's cache); a miss there comes back here (X-Edge-Mirror-Miss, internal)
 --            and goes to the origin as usual; when migrating (开启), its answer is kept for storing
---   header:  only a 200 is stored
+--   header:  only a 200 the edge caches for more than 24 hours is stored
 --   body:    collects the answer (up to the limit) as the origin sent it (Lua's body filters run before
 --            gzip and brotli, src/edge/compile/main.ts)
 --   log:     a timer PUTs it to <control>/edge/v1/files/<storage>/<path> (node key), which files it in the
@@ -52,10 +52,40 @@ function M.miss()
   return ngx.exec(ngx.var.uri:sub(#PREFIX + 1), ngx.var.args)
 end
 
-function M.header()
+-- How long the edge caches this answer, in seconds, as nginx decides it: a cache rule's time when one
+-- matched the path (it ignores the origin's headers; $edge_cache_ttl, schemas/settings/cache_rules/edge.ts),
+-- else the origin's X-Accel-Expires, Cache-Control (no-store, no-cache, private: not cached; s-maxage,
+-- then max-age) or Expires; nothing of these: not cached. An answer from the edge's cache carries the
+-- origin's headers as they were stored.
+local function cache_seconds()
+  local var = ngx.var
+  local rule = tonumber(var.edge_cache_ttl or "")
+  if rule then return rule end
+  local xae = tonumber(var.upstream_http_x_accel_expires or "")
+  if xae then return xae end
+  local cc = var.upstream_http_cache_control or ngx.header["Cache-Control"]
+  if type(cc) == "table" then cc = table.concat(cc, ", ") end
+  if cc then
+    cc = cc:lower()
+    if cc:find("no-store", 1, true) or cc:find("no-cache", 1, true) or cc:find("private", 1, true) then return 0 end
+    local age = cc:match("s%-maxage%s*=%s*(%d+)") or cc:match("max%-age%s*=%s*(%d+)")
+    if age then return tonumber(age) end
+  end
+  local expires = var.upstream_http_expires or ngx.header["Expires"]
+  if type(expires) == "table" then expires = expires[1] end
+  if expires then
+    local at = ngx.parse_http_time(expires)
+    if at then return at - ngx.time() end
+  end
+  return 0
+end
+
+-- only a 200 as the origin sent it (not encoded), cached by the edge for longer than min_seconds
+-- (MIRROR_MIN_CACHE_SECONDS: 仅缓存时间超过 24 小时的文件会被迁移)
+function M.header(min_seconds)
   local ctx = ngx.ctx
   if not ctx.edge_mirror then return end
-  if ngx.status ~= 200 or ngx.header["Content-Encoding"] then
+  if ngx.status ~= 200 or ngx.header["Content-Encoding"] or cache_seconds() <= (min_seconds or 0) then
     ctx.edge_mirror = nil
     return
   end
