@@ -9,4 +9,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@x0k/json-schema-merge|cookie|@apidevtools/json-schema-ref-parser)/)'],
   maxWorkers: 2,
   testTimeout: 60000,
+  // a file whose afterAll timed out (a slow machine) can leave a server listening; the run must still end
+  // (CI has a time limit) — the failure itself is reported as a failed hook
+  forceExit: true,
 };
