@@ -4,7 +4,8 @@
  * activation page, sign-in after it; lost password by SMS (the seed's demolost, nobody else's account).
  * Codes and captcha answers come from the test server's dev API (SMS_OUTBOX_API=1).
  */
-import { test, expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { test, expect } from './helpers';
 
 const rnd = () => Math.random().toString(36).slice(2, 8).replace(/[^a-z0-9]/g, 'x');
 

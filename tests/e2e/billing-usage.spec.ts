@@ -4,10 +4,9 @@
  * (src/server/seed/billing.ts seedDemoReports) on /billing/sms/, the rest on yesterday's day bill, and
  * the free-certificate renewal package's empty usage records. Days are CST (UTC+8) days.
  */
-import { test, expect } from '@playwright/test';
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 dayjs.extend(utc);
 

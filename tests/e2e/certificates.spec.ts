@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 const pem = (f: string) => fs.readFileSync(path.join(__dirname, '../fixtures/certs', f), 'utf8');
 

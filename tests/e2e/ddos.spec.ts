@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('open DDoS from the menu, create a website (L7) rule with the declaration messages, see it listed', async ({ page }) => {
   await signIn(page);

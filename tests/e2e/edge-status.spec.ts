@@ -10,14 +10,14 @@
  * no online node (a purge task there fails with 没有在线的边缘节点, tests/e2e/purge.spec.ts), and a node
  * stays online for two minutes after it was last seen. Works on demo-cdn-10, which no other test uses.
  */
-import { test, expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PASSWORD, signIn } from './helpers';
+import { test, expect, PASSWORD, signIn } from './helpers';
 import { EDGE_TEXTS, type EdgeStatus } from '../../src/shared/edge';
 import { LIVE_OUTCOMES, LIVE_TEXTS } from '../../src/shared/edgerules/live';
 

@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('submit a URL purge, land on the log with the notice, see the task finish', async ({ page }) => {
   await signIn(page);

@@ -2,8 +2,8 @@
  * Referrals (docs/referrals.md): demo's invite address, a registration through it, and the invitee in
  * demo's referral list (its name masked). Codes and captcha answers come from the dev API.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { expect, test, signIn } from './helpers';
 
 const rnd = () => Math.random().toString(36).slice(2, 8).replace(/[^a-z0-9]/g, 'x');
 

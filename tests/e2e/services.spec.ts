@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('create a CDN service from its list, with the form engine checking names and domains', async ({ page }) => {
   await signIn(page);
