@@ -29,9 +29,12 @@ export function containsPrivateKey(text: string): boolean {
   return PRIVATE_KEY.test(text);
 }
 
-/** A plain PEM private key: PKCS#8, RSA or EC (an encrypted key is not plain). */
+/**
+ * A plain PEM private key: PKCS#8, RSA or EC (an encrypted key is not plain). Certificate blocks beside it
+ * are the separate warning pemNoCertificate, which the customer may confirm (spec 002 §5).
+ */
 export function isPemPrivateKey(text: string): boolean {
-  return KEY_BLOCK.test(text.trim());
+  return KEY_BLOCK.test(text.replace(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g, '').trim());
 }
 
 export function containsCertificate(text: string): boolean {

@@ -11,7 +11,8 @@ import { OrdersPanel } from './orders/OrdersPanel';
 import certificateSchema from '../../../schemas/forms/certificate/schema.json';
 import certificateUi from '../../../schemas/forms/certificate/ui.json';
 import { DeclarationForm } from '../../../renderers/DeclarationForm';
-import { lacksIntermediate } from '../../../schemas/pem';
+import { containsCertificate, containsPrivateKey, isChainBalanced, lacksIntermediate } from '../../../schemas/pem';
+import { Checkbox } from '@blueprintjs/core';
 import { api, ApiFailure, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import type { CertificateInfo } from '../../shared/certificates';
@@ -200,6 +201,13 @@ function UploadDialog({ onClose, onUploaded }: { onClose(): void; onUploaded(): 
   const [valid, setValid] = useState(false);
   const formRef = useRef<any>(null);
   const warnIntermediate = typeof formData.certificate === 'string' && lacksIntermediate(formData.certificate);
+  // spec 002 §5: an unbalanced chain, a key in a certificate field or a certificate in a key field are
+  // warnings (the declaration's messages at the fields): the customer may confirm them and submit anyway
+  const text = (k: string) => (typeof formData[k] === 'string' ? (formData[k] as string) : '');
+  const certFields = formData.gm ? ['certificate', 'enc_crt'] : ['certificate'];
+  const keyFields = formData.gm ? ['private_key', 'enc_pkey'] : ['private_key'];
+  const confirmable =
+    certFields.some((k) => text(k) && (!isChainBalanced(text(k)) || containsPrivateKey(text(k)))) || keyFields.some((k) => text(k) && containsCertificate(text(k)));
 
   async function submit() {
     if (!formRef.current?.validateForm()) return;
@@ -236,6 +244,19 @@ function UploadDialog({ onClose, onUploaded }: { onClose(): void; onUploaded(): 
             {warnIntermediate && (
               <Callout intent="warning" className="setting-warning">
                 只检测到一个证书，可能缺少中间证书；部分浏览器可能无法验证证书链，建议按顺序粘贴服务器证书和中间证书。
+              </Callout>
+            )}
+            {(confirmable || formData.confirm_warnings === true) && (
+              <Callout intent="warning" className="setting-warning certificate-confirm">
+                <Checkbox
+                  checked={formData.confirm_warnings === true}
+                  label="我已确认证书与私钥内容无误，仍然提交（只保存其中的证书和私钥部分）"
+                  onChange={(e) => {
+                    const next: Record<string, unknown> = { ...formData, confirm_warnings: e.currentTarget.checked };
+                    setFormData(next);
+                    setValid(Boolean(next.certificate) && Boolean(next.private_key) && (e.currentTarget.checked || !confirmable));
+                  }}
+                />
               </Callout>
             )}
             <DeclarationForm

@@ -19,7 +19,8 @@ export type ParseResult =
   | { status: typeof CERT_STATUS.OK; info: ParsedCertificate }
   | { status: Exclude<(typeof CERT_STATUS)[keyof typeof CERT_STATUS], 0>; code: number; info?: ParsedCertificate };
 
-const BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+// a complete block: a stray BEGIN line before it (an unbalanced chain, confirmed) is not part of it
+const BLOCK = /-----BEGIN CERTIFICATE-----(?:(?!-----BEGIN )[\s\S])+?-----END CERTIFICATE-----/g;
 
 function field(dn: string, key: string): string | undefined {
   return dn.split('\n').find((l) => l.startsWith(`${key}=`))?.slice(key.length + 1);
@@ -43,7 +44,22 @@ export function describe(cert: X509Certificate): ParsedCertificate {
   };
 }
 
+const KEY_PEM = /-----BEGIN ((?:RSA |EC |ENCRYPTED )?PRIVATE KEY)-----[\s\S]+?-----END \1-----/;
+
+/**
+ * What is kept of a confirmed upload (spec 002 §5: an unbalanced chain, a private key in the certificate
+ * field or a certificate in the key field are warnings the customer may confirm): the complete
+ * certificate blocks in their order, and the private key block alone.
+ */
+export function certificateBlocks(certificatePem: string): string {
+  return (certificatePem.match(BLOCK) ?? []).join('\n');
+}
+export function privateKeyBlock(privateKeyPem: string): string {
+  return KEY_PEM.exec(privateKeyPem)?.[0] ?? privateKeyPem.trim();
+}
+
 export function parseUpload(certificatePem: string, privateKeyPem: string, now = new Date()): ParseResult {
+  privateKeyPem = privateKeyBlock(privateKeyPem);
   const blocks = certificatePem.match(BLOCK) ?? [];
   let leaf: X509Certificate;
   try {

@@ -24,7 +24,7 @@ import type { SessionUser } from '../accounts/session';
 import { assertNotLocked } from '../settings/routes';
 import { bucketForUser } from '../buckets/repo';
 import { CERT_STATUS, covers, daysLeft, type CertificateInfo } from '../../shared/certificates';
-import { parseUpload } from './parse';
+import { certificateBlocks, parseUpload, privateKeyBlock } from './parse';
 
 interface UploadBody {
   certificate: string;
@@ -124,10 +124,11 @@ export function certificateRoutes(app: FastifyInstance, db: DB): void {
           account_id: user.account_id,
           ...parsed.info,
           domains: JSON.stringify(parsed.info.domains),
-          certificate: b.certificate.trim(),
-          private_key: b.private_key.trim(),
-          enc_crt: b.gm ? b.enc_crt!.trim() : null,
-          enc_pkey: b.gm ? b.enc_pkey!.trim() : null,
+          // only the certificate blocks and the key block (a confirmed warning may have mixed them)
+          certificate: certificateBlocks(b.certificate),
+          private_key: privateKeyBlock(b.private_key),
+          enc_crt: b.gm ? certificateBlocks(b.enc_crt!) : null,
+          enc_pkey: b.gm ? privateKeyBlock(b.enc_pkey!) : null,
           gm: Boolean(b.gm),
           remark: b.remark || null,
         })
