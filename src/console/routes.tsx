@@ -13,7 +13,6 @@ import { PUBLIC_PATH_PREFIXES } from '../shared/account';
 import LoginPage, { afterSignIn } from './auth/LoginPage';
 import { RouteError, SectionError } from './common/RouteError';
 import { mayOpen } from './access';
-import { SUBACCOUNT_LANDINGS } from '../shared/permissions';
 
 function Root() {
   const session = useAtomValue(sessionAtom);
@@ -47,18 +46,12 @@ function ToDashboard() {
   return <Spinner className="page-spinner" aria-label="加载中" />;
 }
 
-/** Sections built elsewhere in this table; a section's path leaves this list's complement when it is built. */
-const BUILT_SECTIONS = ['toolbox/ssl', 'purge/purge_url', 'stats', 'billing/charge', 'monitor', 'toolbox/alarm', 'log/log_analy'];
-/** Sections a sub-account may land on that are not built yet (the page says so). */
-const PENDING_SECTIONS = SUBACCOUNT_LANDINGS.map((l) => l.path.replace(/^\/|\/$/g, '')).filter((p) => !p.startsWith('services/') && !BUILT_SECTIONS.includes(p));
-
 /** The account section (spec 000 §2.4): one lazy chunk, main accounts only. */
 const accountPage = (load: () => Promise<{ default: React.ComponentType }>) => ({ lazy: lazyDefault(load) });
 /** The billing centre's pages (spec 001 §2.5), children of the billing layout. */
 const billingPage = accountPage;
 /** Purchase pages of the resource kinds: /billing/{kind}/buy/{index}, /billing/{kind}/pay/ (spec 001 §2.5). */
 const RESOURCE_KINDS = ['resources', 'transcode', 'sms', 'oneclicklogin', 'sslpack', 'blockchain'];
-const ACCOUNT_PENDING: string[] = [];
 
 /** The signed-in frame is its own chunk: the login page loads only what it shows. */
 const Shell = lazy(() => import(/* webpackChunkName: "shell" */ './shell/Shell'));
@@ -198,7 +191,8 @@ export const routes: RouteObject[] = [
               { path: 'rebateAmount', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/rebate/RebateListPage')) },
               { path: 'rebateCreateApply', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/rebate/RebateApplyPage')) },
               { path: 'rebateApplyMessage', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/rebate/RebateDetailPage')) },
-              { path: '*', ...billingPage(() => import(/* webpackChunkName: "billing" */ './billing/BillingPending')) },
+              // a billing address that names no page: the bills (no page says it opens later)
+              { path: '*', element: <Navigate to="/billing/bills/" replace /> },
             ],
           },
           {
@@ -213,7 +207,9 @@ export const routes: RouteObject[] = [
               { path: 'operators', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/OperatorsPage')) },
               { path: 'verifypersonal', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/VerifyPage')) },
               { path: 'verifycompany', ...accountPage(() => import(/* webpackChunkName: "account" */ './account/VerifyCompanyPage')) },
-              ...ACCOUNT_PENDING.map((path) => ({ path, ...accountPage(() => import(/* webpackChunkName: "account" */ './account/AccountPending')) })),
+              // the named states account.personal and account.company (spec 000 §2.4): the two verifications
+              { path: 'personal', element: <Navigate to="/account/verifypersonal/" replace /> },
+              { path: 'company', element: <Navigate to="/account/verifycompany/" replace /> },
               // referrals (docs/referrals.md)
               { path: 'recommendation', element: <Navigate to="/account/recommendation/introduction/" replace /> },
               { path: 'recommendation/introduction', ...accountPage(() => import(/* webpackChunkName: "referrals" */ './account/recommendation/IntroductionPage')) },
@@ -225,7 +221,6 @@ export const routes: RouteObject[] = [
           { path: 'message', element: <Navigate to="/account/message/" replace /> },
           { path: ':cat/message', lazy: lazyDefault(() => import(/* webpackChunkName: "message" */ './message/MessagePage')) },
           { path: ':cat/message/:id', lazy: lazyDefault(() => import(/* webpackChunkName: "message" */ './message/MessageDetailPage')) },
-          ...PENDING_SECTIONS.map((path) => ({ path, lazy: lazyDefault(() => import(/* webpackChunkName: "pending" */ './common/SectionPending')) })),
         ],
       },
       { path: '*', element: <Unknown /> },

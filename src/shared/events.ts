@@ -21,6 +21,16 @@ export const BURIED_EVENTS = [
   'scdn_menu', 'scdn_intro', 'scdn_create_open', 'scdn_create_submit', 'scdn_domain_added', 'scdn_rule_open', 'scdn_rule_saved', 'scdn_stats_open',
 ] as const;
 
+/**
+ * The service usage event a product section counts when it is entered (its list or landing page;
+ * docs/events.md). Fusion CDN counts as cdn; overseas acceleration, one-click login, CDP and phone
+ * traffic have no usage type; short_video has no section in this console.
+ */
+export const USAGE_OF_SECTION: Readonly<Record<string, (typeof USAGE_EVENTS)[number]>> = {
+  cdn: 'cdn', fusion: 'cdn', scdn: 'scdn', file: 'file', live: 'live', websocket: 'websocket',
+  process: 'process', ssl: 'ssl', sms: 'sms', audit: 'audit', ddos: 'ddos', blockchain: 'blockchain',
+};
+
 export type EventFamily = 'verify' | 'usage' | 'buried';
 
 export const EVENT_FAMILIES: Record<EventFamily, { names: readonly string[]; title: string }> = {

@@ -29,10 +29,30 @@ test('the dashboard shows the balance, the last 24 hours, messages and certifica
   await expect(page.locator('.message-body')).toBeVisible();
 });
 
-test('an unverified account sees the real-name prompt, and 立即前往 leads to the profile', async ({ page }) => {
+test('an unverified account: the §2.9 real-name modal pops up once, the icon opens it again, each 立即前往 records its event', async ({ page }) => {
+  const posted: number[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/accounts/verify/statistics') && r.method() === 'POST') posted.push(r.postDataJSON().type);
+  });
   await signIn(page, 'demonew');
-  const posted = page.waitForRequest((r) => r.url().endsWith('/accounts/verify/statistics') && r.method() === 'POST');
-  await page.getByRole('button', { name: '立即前往' }).click();
-  expect((await posted).postDataJSON()).toEqual({ type: 2 });
-  await expect(page).toHaveURL(/\/account\/profile\/$/);
+  // the popup (dashboard_popup, 13) → the profile with the verification-type chooser open
+  const modal = page.getByRole('dialog', { name: '实名认证' });
+  await expect(modal).toContainText('根据相关规定，您需要先完成个人或企业实名认证');
+  await modal.getByRole('button', { name: '立即前往' }).click();
+  await expect(page).toHaveURL(/\/account\/profile\/\?realname$/);
+  await expect.poll(() => posted).toContain(13);
+  // back on the dashboard it does not pop up again in this session; the welcome card's icon opens it (dashboard_icon, 1)
+  await page.goto('/dashboard/');
+  await expect(page.getByRole('heading', { name: '您尚未完成实名认证' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByRole('button', { name: '去实名认证' }).click();
+  await page.getByRole('dialog', { name: '实名认证' }).getByRole('button', { name: '立即前往' }).click();
+  await expect(page).toHaveURL(/\/account\/profile\/\?realname$/);
+  await expect.poll(() => posted).toContain(1);
+  // the callout's button (dashboard_button, 2)
+  await page.goto('/dashboard/');
+  await page.locator('.realname-prompt').getByRole('button', { name: '立即前往' }).click();
+  await expect(page).toHaveURL(/\/account\/profile\/\?realname$/);
+  await expect.poll(() => posted).toContain(2);
+  expect(posted.slice().sort((a, b) => a - b)).toEqual([1, 2, 13]);
 });

@@ -13,6 +13,8 @@ import { BANDWIDTH_UNITS, BYTE_UNITS, axisMax, formatBandwidth, formatBytes, inU
 import { formatTime } from '../../shared/stats/time';
 import { MESSAGE_HOME, messagePath } from '../../shared/message-centre';
 import { recordEvent } from '../api/events';
+import { RealnamePrompt, REALNAME_PROFILE, type VerifyEvent } from '../common/RealnamePrompt';
+import { stored } from '../storage';
 import { api, failureText } from '../api/client';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { KINDS, SERVICE_KINDS, type ServiceKind } from '../../shared/services';
@@ -26,6 +28,14 @@ export default function DashboardPage() {
   const [counts, setCounts] = useState<Record<ServiceKind, number> | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [board, setBoard] = useState<Board | null>(null);
+  // the real-name modal and the event its 立即前往 records: popped up once a browser session for an unverified main account
+  const [realname, setRealname] = useState<VerifyEvent | null>(() => {
+    if (session.status !== 'signedIn' || isChild(session.user) || session.user.verify_status === 'yes' || stored.realnamePopup.shown()) return null;
+    return 'dashboard_popup';
+  });
+  useEffect(() => {
+    if (realname === 'dashboard_popup') stored.realnamePopup.mark();
+  }, [realname]);
   // a sub-account goes to the first page it may use, in the order of spec 000 §2.3
   const landing = session.status === 'signedIn' ? landingFor(session.user) : null;
 
@@ -61,13 +71,15 @@ export default function DashboardPage() {
               intent="primary"
               text="立即前往"
               onClick={() => {
-                navigate('/account/profile/');
+                navigate(REALNAME_PROFILE);
                 recordEvent('verify', 'dashboard_button');
               }}
             />
           </div>
         </Callout>
       )}
+      {/* spec 000 §2.9: the real-name modal, popped up once a browser session (dashboard_popup) or opened by the welcome card's icon (dashboard_icon) */}
+      {user.verify_status !== 'yes' && realname && <RealnamePrompt isOpen purpose="正常使用各项服务" event={realname} onClose={() => setRealname(null)} />}
       <div className="dashboard-cards">
         {showBalance && (
           <Card className="balance-card">
@@ -89,7 +101,12 @@ export default function DashboardPage() {
         <Card className="welcome-card">
           <H5>欢迎回来，{user.username}</H5>
           <p>登录验证：{user.two_step ? '已开启' : '未开启'}</p>
-          <p>实名认证：{user.verify_status === 'yes' ? '已认证' : '未认证'}</p>
+          <p>
+            实名认证：{user.verify_status === 'yes' ? '已认证' : '未认证'}
+            {user.verify_status !== 'yes' && (
+              <Button variant="minimal" size="small" icon="id-number" intent="warning" aria-label="去实名认证" title="去实名认证" className="realname-icon" onClick={() => setRealname('dashboard_icon')} />
+            )}
+          </p>
         </Card>
       </div>
       <H5 className="dashboard-section">我的服务</H5>

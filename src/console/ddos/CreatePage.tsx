@@ -3,6 +3,7 @@
  * from POST /api/ddos/calculate as it changes, and POST /api/ddos/order, then the pay page with
  * package, order, nodesId2Name and vm2req (spec 002 §2).
  */
+import { recordEvent, useEventOnOpen } from '../api/events';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Card, H3, Icon } from '@blueprintjs/core';
@@ -23,6 +24,7 @@ interface Quote {
 }
 
 export default function CreatePage() {
+  useEventOnOpen('buried', 'ddos_order_package');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const initial = packageOf(params.get('package') ?? '') ? params.get('package')! : 'basic';
@@ -50,6 +52,7 @@ export default function CreatePage() {
     setSaving(true);
     try {
       const r = await api.post<{ data: Quote & { order_id: number } }>('/api/ddos/order', value);
+      recordEvent('buried', 'ddos_order_submit');
       const q = new URLSearchParams({ package: value.package, order: String(r.data.order_id), nodesId2Name: JSON.stringify(r.data.nodesId2Name), vm2req: JSON.stringify(value) });
       navigate(`/services/create/ddos/pay?${q}`);
     } catch (e) {

@@ -5,6 +5,7 @@
  * the attack list. The rule forms are the declarations schemas/forms/ddos_*; list calls read 24018 as
  * empty. Main accounts only (src/console/access.ts; the server enforces it).
  */
+import { useEventOnOpen } from '../api/events';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, ButtonGroup, Card, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
@@ -60,6 +61,8 @@ function useInstances() {
 
 export default function DdosPage() {
   const { tab = 'instance' } = useParams();
+  useEventOnOpen('usage', 'ddos');
+  useEventOnOpen('buried', 'ddos_menu');
   const navigate = useNavigate();
   const { instances, failure } = useInstances();
   const [instanceId, setInstanceId] = useState<number | null>(null);

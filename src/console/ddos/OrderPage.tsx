@@ -2,11 +2,13 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { Button, Card, H3, H4, Icon } from '@blueprintjs/core';
 import { DDOS_PACKAGES } from '../../shared/ddos';
+import { useEventOnOpen } from '../api/events';
 import './ddos.css';
 import { formatMoney } from '../../shared/format';
 
 export default function OrderPage() {
   const navigate = useNavigate();
+  useEventOnOpen('buried', 'ddos_order_open');
   return (
     <div className="ddos-page">
       <Link to="/services/ddos/instance/" className="back-link">

@@ -3,6 +3,7 @@
  * (POST /api/ddos/order/pay). Short of balance (222xx) the page shows how much to top up and links to
  * /billing/charge/; paid, it goes to the new instance.
  */
+import { recordEvent, useEventOnOpen } from '../api/events';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
@@ -25,6 +26,7 @@ function parse<T>(text: string | null, fallback: T): T {
 }
 
 export default function PayPage() {
+  useEventOnOpen('buried', 'ddos_pay_open');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const session = useAtomValue(sessionAtom);
@@ -50,6 +52,7 @@ export default function PayPage() {
     setPaying(true);
     try {
       await api.post('/api/ddos/order/pay', { order_id: order });
+      recordEvent('buried', 'ddos_pay_done');
       notify('支付成功，高防实例已开通');
       await loadSession().catch(() => undefined);
       navigate('/services/ddos/instance/');

@@ -31,7 +31,10 @@ function CnameState({ entry }: { entry: DomainEntry }) {
   );
 }
 
-export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?: string }) {
+/** A live service's domain as its 推流与播放域名 setting uses it (live_domain: push_domain, play_domains). */
+const LIVE_ROLES = { push: '推流域名', play: '播放域名', none: '未使用' } as const;
+
+export function DomainsTab({ bucketName, locked, live = false }: { bucketName: string; locked?: string; live?: boolean }) {
   const [answer, setAnswer] = useState<ListAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -40,6 +43,16 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
   const [checking, setChecking] = useState(false);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<DomainEntry | null>(null);
+  // live: which domain pushes and which play (GET /api/settings/live_domain/), set on the 基础配置 tab
+  const [liveUse, setLiveUse] = useState<{ push_domain: string; play_domains: string[] } | null>(null);
+  useEffect(() => {
+    if (!live) return;
+    api
+      .get<{ data: { push_domain: string; play_domains: string[] } }>('/api/settings/live_domain/', { bucket_name: bucketName })
+      .then((r) => setLiveUse(r.data))
+      .catch(() => setLiveUse(null));
+  }, [live, bucketName]);
+  const roleOf = (domain: string) => (liveUse?.push_domain === domain ? LIVE_ROLES.push : liveUse?.play_domains.includes(domain) ? LIVE_ROLES.play : LIVE_ROLES.none);
 
   const load = useCallback(
     async (check = false) => {
@@ -95,7 +108,7 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
   return (
     <Card className="setting-panel domains-panel" data-panel="domains">
       <div className="setting-panel-head">
-        <H5 className="setting-panel-title">加速域名</H5>
+        <H5 className="setting-panel-title">{live ? '直播域名' : '加速域名'}</H5>
         {answer && <Tag minimal>{domainText(DOMAIN_TEXTS.count, { n: answer.total, max: answer.limit })}</Tag>}
         <span className="setting-panel-actions">
           <InputGroup leftIcon="search" placeholder={DOMAIN_TEXTS.search} value={search} onChange={(e) => setSearch(e.target.value)} size="small" aria-label={DOMAIN_TEXTS.search} />
@@ -111,6 +124,7 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
         </span>
       </div>
       <p className="setting-panel-help">{DOMAIN_TEXTS.cnameHelp}</p>
+      {live && <p className="setting-panel-help">推流域名供主播推流，播放域名供观众播放：添加域名后，在“基础配置”的“推流与播放域名”中指定每个域名的用途。</p>}
       {failure && <Callout intent="danger">{failure}</Callout>}
       {answer === null ? (
         <Spinner size={20} />
@@ -123,6 +137,7 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
               <th>域名</th>
               <th>CNAME</th>
               <th>CNAME 状态</th>
+              {live && <th>用途</th>}
               <th>添加时间</th>
               <th>操作</th>
             </tr>
@@ -133,7 +148,7 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
                 <td>
                   {answer.default_domain} <Tag minimal>{DOMAIN_TEXTS.defaultDomain}</Tag>
                 </td>
-                <td colSpan={4} className="muted">平台默认域名，无需配置 CNAME</td>
+                <td colSpan={live ? 5 : 4} className="muted">平台默认域名，无需配置 CNAME</td>
               </tr>
             )}
             {answer.data.map((d) => (
@@ -145,6 +160,11 @@ export function DomainsTab({ bucketName, locked }: { bucketName: string; locked?
                 <td>
                   <CnameState entry={d} />
                 </td>
+                {live && (
+                  <td className="live-domain-role">
+                    <Tag minimal intent={roleOf(d.domain) === LIVE_ROLES.none ? 'none' : 'primary'}>{roleOf(d.domain)}</Tag>
+                  </td>
+                )}
                 <td>{formatAt(d.created_at, 'YYYY-MM-DD HH:mm')}</td>
                 <td>
                   <Button variant="minimal" size="small" text="检查" onClick={() => void checkOne(d)} />

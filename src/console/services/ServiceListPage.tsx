@@ -7,6 +7,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Button, Callout, H3, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
+import { recordEvent, recordUsage } from '../api/events';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { CreateServiceButton } from './CreateServiceDialog';
 import { CREATE_PERMISSION, mayUse } from '../../shared/permissions';
@@ -32,6 +33,9 @@ export default function ServiceListPage() {
 
   useEffect(() => {
     if (info) setBusinessType(info.kind);
+    // the section's usage event (docs/events.md); SCDN's list is also the SCDN funnel's first step
+    if (info) recordUsage(info.kind);
+    if (info?.kind === 'scdn') recordEvent('buried', 'scdn_menu');
   }, [info, setBusinessType]);
 
   // a new search term starts at the first page; the same term (the first render's, say) keeps the page

@@ -33,6 +33,8 @@ const FileManager = lazy(() => import(/* webpackChunkName: "files" */ '../files/
 const MediaPanel = lazy(() => import(/* webpackChunkName: "files" */ '../media/MediaPanel'));
 
 export const KIND_MISMATCH_TEXT = '服务类型不匹配';
+/** Tabs whose content is a component of this page rather than setting panels. */
+const BUILT_TABS: readonly string[] = ['domains', 'https', 'fileManage', 'media'];
 /** Overseas services that are not ready (spec 000 §2.11). */
 const OVERSEAS_NOT_READY: Record<string, string> = { PENDING: '服务待验证中', DEPLOYING: '服务部署中' };
 
@@ -139,13 +141,15 @@ export default function ServicePage() {
       <EdgeStatusBar key={bucket.bucket_name} bucketName={bucket.bucket_name} />
       <div className="tab-content" role="tabpanel">
         {parsed.family === 'https' && <DomainHttpsPanel bucketName={bucket.bucket_name} locked={locked} />}
-        {parsed.family === 'domains' && bucket.kind !== 'live' && <DomainsTab key={bucket.bucket_name} bucketName={bucket.bucket_name} locked={locked} />}
+        {/* live services: the same domains, each with its use as the 推流与播放域名 setting names it (live_domain) */}
+        {parsed.family === 'domains' && <DomainsTab key={bucket.bucket_name} bucketName={bucket.bucket_name} locked={locked} live={bucket.kind === 'live'} />}
         {parsed.family === 'fileManage' && <Suspense fallback={<Spinner />}><FileManager key={bucket.bucket_name} bucketName={bucket.bucket_name} kindSection={kind.section} /></Suspense>}
         {parsed.family === 'media' && <Suspense fallback={<Spinner />}><MediaPanel key={bucket.bucket_name} bucketName={bucket.bucket_name} /></Suspense>}
         {parsed.family === 'edgeCalc' ? (
           <Suspense fallback={<Spinner />}><EdgeRuleList bucket={bucket} locked={locked} /></Suspense>
-        ) : panels.length === 0 && (parsed.family === 'fileManage' || parsed.family === 'media') ? null : panels.length === 0 ? (
-          parsed.family === 'domains' && bucket.kind !== 'live' ? null : <NonIdealState icon="wrench" title={`${TAB_LABELS[parsed.family]}配置即将开放`} description="该标签页的配置项正在建设中。" />
+        ) : panels.length === 0 ? (
+          // tabs drawn by a component of their own (domains, HTTPS per domain, files, media) have no panels
+          BUILT_TABS.includes(parsed.family) ? null : <NonIdealState icon="disable" title={`${TAB_LABELS[parsed.family]}没有可配置的项目`} />
         ) : (
           panels.map((d) => (
             <SettingPanel

@@ -211,6 +211,7 @@ export default function StatsPage() {
   if (flowTypes.length === 0 || !flowType)
     return (
       <div className="stats-page">
+        <RealNamePrompt />
         <StatsNav />
         <NonIdealState icon="timeline-bar-chart" title="暂无可统计的服务" description="开通 CDN、直播等服务后即可在这里查看带宽与流量。" />
       </div>

@@ -2,6 +2,8 @@
  * What the statistics pages share: the secondary navigation, the flow types the account may choose,
  * the billing mode, the real-name prompt and the dialogs of a slice and of the full ranking.
  */
+import { recordEvent } from '../api/events';
+import { REALNAME_PROFILE } from '../common/RealnamePrompt';
 import { useEffect, useState } from 'react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
@@ -97,8 +99,8 @@ export function RealNamePrompt() {
             text="立即前往"
             onClick={() => {
               setOpen(false);
-              navigate('/account/profile/?category=account');
-              window.dispatchEvent(new CustomEvent('realname-statistics', { detail: { type: 1, from: 'stats' } }));
+              navigate(REALNAME_PROFILE);
+              recordEvent('verify', 'mobile_stats');
             }}
           />
         }

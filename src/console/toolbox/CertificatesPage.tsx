@@ -2,6 +2,7 @@
  * /toolbox/ssl/: the account's certificates (spec 002 Certificates): upload (the certificate
  * declaration rendered by the engine, parsed for real by the server), view, download, delete.
  */
+import { useEventOnOpen } from '../api/events';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, H3, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { Tab, Tabs } from '../common/Tabs';
@@ -37,6 +38,7 @@ function DaysLeft({ days }: { days: number }) {
 }
 
 export default function CertificatesPage() {
+  useEventOnOpen('usage', 'ssl');
   const [rows, setRows] = useState<CertificateInfo[] | null>(null);
   const [pager, setPager] = useState<CursorPager>({ since: null, max: null });
   const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});

@@ -3,6 +3,7 @@
  * the way to the external audit console (for accounts holding an audit account), content audit per
  * service (main accounts switch it), and the audit records with their review state.
  */
+import { useEventOnOpen } from '../../api/events';
 import { useCallback, useEffect, useState } from 'react';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Button, ButtonGroup, Callout, Card, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Switch, Tag, type Intent } from '@blueprintjs/core';
@@ -23,6 +24,7 @@ export default function AuditPage() {
   const isMain = session.status === 'signedIn' && !session.user.child;
   const setBusinessType = useSetAtom(businessTypeAtom);
   useEffect(() => setBusinessType(null), [setBusinessType]);
+  useEventOnOpen('usage', 'audit');
   const [closed, setClosed] = useState(false);
   const { enter, busy, promptElement } = useExternalEntry('audit', () => setClosed(true));
   const [services, setServices] = useState<AuditService[] | null>(null);

@@ -5,6 +5,7 @@
  * docs/external-products.md): what the product is, and the way in — the external console when its
  * address is configured (useExternalEntry), the purchase page of its resource package, or a work order.
  */
+import { useEventOnOpen } from '../../api/events';
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useSetAtom } from 'jotai';
@@ -87,6 +88,9 @@ export const LANDINGS: Record<string, Landing> = {
   },
 };
 
+/** The usage event each landing page counts (docs/events.md); the others have no usage type. */
+const LANDING_USAGE: Record<string, string> = { sms: 'sms', blockchainIntro: 'blockchain', process: 'process' };
+
 export default function LandingPage() {
   const { pathname } = useLocation();
   const key = pathname.split('/').filter(Boolean)[1] ?? '';
@@ -94,6 +98,7 @@ export default function LandingPage() {
   const navigate = useNavigate();
   const setBusinessType = useSetAtom(businessTypeAtom);
   useEffect(() => setBusinessType(null), [setBusinessType]);
+  useEventOnOpen('usage', LANDING_USAGE[key]);
   if (!landing) return null;
   return (
     <div className="toolbox-landing">
