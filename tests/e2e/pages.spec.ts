@@ -73,7 +73,15 @@ const PAGES = [
   '/account/message/',
 ];
 
-const SESSION = path.join(process.env.TMPDIR ?? '/tmp', `console-pages-${process.ppid}.json`);
+/** The saved session of this run, shared by the workers (children of one runner; its start time tells runs apart). */
+const runner = (() => {
+  try {
+    return `${process.ppid}-${Math.round(fs.statSync(`/proc/${process.ppid}`).ctimeMs)}`;
+  } catch {
+    return String(process.ppid);
+  }
+})();
+const SESSION = path.join(process.env.TMPDIR ?? '/tmp', `console-pages-${runner}.json`);
 
 test.describe.configure({ mode: 'parallel' });
 test.use({ viewport: { width: 1440, height: 900 }, storageState: SESSION });
