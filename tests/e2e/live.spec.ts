@@ -22,7 +22,7 @@ test('change a live setting: refused with its message, saved, kept after a reloa
   await signIn(page);
   await page.goto('/services/demo-live/basicLive/');
   const panel = page.locator('[data-setting=live_apps]');
-  await expect(panel.locator('.setting-summary')).toHaveText('默认应用 live');
+  await expect(panel.locator('.setting-summary')).toHaveText('默认应用 “live”');
   await panel.getByRole('button', { name: '管理' }).click();
   const dialog = page.getByRole('dialog', { name: '应用管理配置' });
   const box = dialog.locator('#root_apps');
