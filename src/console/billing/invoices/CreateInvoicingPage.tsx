@@ -11,6 +11,8 @@ import { formatMoney } from '../../../shared/format';
 export default function CreateInvoicingPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  // from the invoicing list's 申请开票 (?total=); opened directly there is nothing to bound the amount by
+  // (Blueprint's NumericInput throws on max < min, which took the whole page down)
   const available = Number(params.get('total')) || 0;
   const [amount, setAmount] = useState(available);
   const [infos, setInfos] = useState<{ info_id: number; title: string }[]>([]);
@@ -44,7 +46,7 @@ export default function CreateInvoicingPage() {
       <Card>
         {message && <Callout intent="danger">{message}</Callout>}
         <FormGroup label="开票金额（元）" helperText={err('/amount') ?? `最多可开票 ${formatMoney(available)} 元`} intent={err('/amount') ? 'danger' : 'none'}>
-          <NumericInput aria-label="开票金额" min={0.01} max={available} minorStepSize={0.01} value={amount} onValueChange={setAmount} />
+          <NumericInput aria-label="开票金额" min={0.01} max={available >= 0.01 ? available : undefined} minorStepSize={0.01} value={amount} onValueChange={setAmount} />
         </FormGroup>
         <FormGroup label="发票抬头" helperText={infos.length ? err('/info_id') : <Link to="/billing/invoicing/">请先添加发票抬头</Link>} intent={err('/info_id') ? 'danger' : 'none'}>
           <HTMLSelect aria-label="发票抬头" value={infoId} onChange={(e) => setInfoId(Number(e.target.value))} options={infos.map((i) => ({ value: i.info_id, label: i.title }))} />
