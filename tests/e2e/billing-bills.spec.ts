@@ -24,7 +24,7 @@ test('buy a traffic package with the balance: the pay code, the package listed, 
   await expect(page).toHaveURL(/\/billing\/resources\/buy\/$/);
   await page.getByRole('radio', { name: '1 TB' }).click();
   await expect(page).toHaveURL(/\/billing\/resources\/buy\/2$/);
-  await page.getByRole('button', { name: '立即购买（270 元）' }).click();
+  await page.getByRole('button', { name: '立即购买（270.00 元）' }).click();
   await expect(page).toHaveURL(/\/billing\/resources\/pay\/\?cat=billing&resource=traffic_1t$/);
   await expect(page.getByText('应付金额')).toBeVisible();
   await page.getByRole('button', { name: '获取验证码' }).click();
@@ -49,7 +49,7 @@ test('the purchase pages read their parameters: resource preselects, a bad index
   await signIn(page, 'demokey');
   await page.goto('/billing/resources/buy/?cat=billing&resource=traffic_2t');
   await expect(page.getByRole('radio', { name: '2 TB' })).toHaveAttribute('aria-checked', 'true');
-  await expect(page.getByRole('button', { name: '立即购买（540 元）' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '立即购买（540.00 元）' })).toBeVisible();
   await page.goto('/billing/resources/buy/99');
   await expect(page).toHaveURL(/\/billing\/resources\/buy\/$/);
   await expect(page.getByRole('radio', { name: '100 GB' })).toHaveAttribute('aria-checked', 'true');

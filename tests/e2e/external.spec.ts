@@ -30,6 +30,11 @@ test('the SMS entry opens the partner console with a one-time token', async ({ p
 test('an unverified account gets the real-name prompt: one action, 立即前往, to the profile, with the product\'s event', async ({ page }) => {
   await signIn(page, 'demonew');
   const menu = page.getByRole('navigation', { name: '产品菜单' });
+  // the dashboard's own real-name modal pops up once a browser session (spec 000 §2.9): closed first
+  const popup = page.getByRole('dialog', { name: '实名认证' });
+  await expect(popup).toContainText('根据相关规定，您需要先完成个人或企业实名认证');
+  await page.keyboard.press('Escape');
+  await expect(popup).toHaveCount(0);
   // one-click login: the prompt's single action leads to the profile
   await menu.getByRole('link', { name: '一键登录' }).click();
   let dialog = page.getByRole('dialog', { name: '实名认证' });

@@ -77,9 +77,12 @@ function inPage(quietMs: number) {
   const busyDom = () =>
     Boolean(
       document.querySelector(
-        '.bp6-spinner, .bp6-skeleton, .bp6-overlay-enter, .bp6-overlay-enter-active, .bp6-overlay-exit, .bp6-overlay-exit-active, .bp6-popover-enter, .bp6-popover-enter-active, .bp6-popover-exit, .bp6-popover-exit-active, .bp6-toast-enter-active, .bp6-toast-exit-active',
+        '.bp6-spinner, .bp6-skeleton, .bp6-overlay-appear, .bp6-overlay-appear-active, .bp6-overlay-enter, .bp6-overlay-enter-active, .bp6-overlay-exit, .bp6-overlay-exit-active, .bp6-popover-enter, .bp6-popover-enter-active, .bp6-popover-exit, .bp6-popover-exit-active, .bp6-toast-enter-active, .bp6-toast-exit-active',
       ),
-    );
+    ) ||
+    // a CSS transition still running (a dialog fading in after its classes are gone): colours are half-way
+    // and axe would measure a contrast nobody sees; transitions end, unlike a progress bar's endless animation
+    document.getAnimations().some((a) => a.constructor.name === 'CSSTransition' && a.playState === 'running');
   const openThings = () => {
     const names: string[] = [];
     document.querySelectorAll('[role="dialog"], [role="alertdialog"], .bp6-drawer, .bp6-popover').forEach((el) => {

@@ -81,7 +81,8 @@ test('sign in, open a CDN service, switch to HTTPS, change a setting and save, f
   const label = (await focused(page).evaluate((el) => el.closest('label')?.textContent ?? '')).trim();
   await tabTo(page, dialog.getByRole('button', { name: '确定' }));
   await page.keyboard.press('Enter');
-  await expect(dialog).toBeHidden();
+  // the save goes to the server first (slow on a loaded CI machine: once it took over 10 s)
+  await expect(dialog).toBeHidden({ timeout: 30_000 });
   await expect(page.getByText('提交成功')).toBeVisible();
   await expect(manage).toBeFocused();
   await expect(panel).toContainText(label.replace(/（.*$/, ''));
