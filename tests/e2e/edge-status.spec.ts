@@ -47,6 +47,15 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Signs demo in on this file's own control plane (the shared helpers sign in on the shared server). */
+async function signInHere(page: Page) {
+  await page.goto(`${BASE}/login/`);
+  await page.locator('#login-username').fill('demo');
+  await page.locator('#login-password').fill(PASSWORD);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/$/);
+}
+
 test.describe.configure({ mode: 'serial' });
 
 test('without an edge node: a quiet note, no toast, no per-panel states', async ({ page }) => {
@@ -124,11 +133,7 @@ test.describe('with a real edge node', () => {
 
   test('the rule tester sends a real request through the node: what the edge did, beside the prediction', async ({ page }) => {
     test.setTimeout(120_000);
-    await page.goto(`${BASE}/login/`);
-    await page.locator('#login-username').fill('demo');
-    await page.locator('#login-password').fill(PASSWORD);
-    await page.getByRole('button', { name: '登录' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/$/);
+    await signInHere(page);
     const rule = async (describe: string, priority: number, text: string) => {
       const res = await page.request.put(`${BASE}/api/buckets/rewrite/`, { data: { bucket_name: BUCKET, type: 'custom', break: false, status: 'ON', describe, priority, pattern: '', rule: text } });
       expect(res.ok(), await res.text()).toBe(true);
@@ -166,11 +171,7 @@ test.describe('with a real edge node', () => {
 
   test('the page shows what the edge runs; a save waits, then is live by itself; HTTP/3 cannot be', async ({ page }) => {
     test.setTimeout(120_000);
-    await page.goto(`${BASE}/login/`);
-    await page.locator('#login-username').fill('demo');
-    await page.locator('#login-password').fill(PASSWORD);
-    await page.getByRole('button', { name: '登录' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/$/);
+    await signInHere(page);
     // the node's first apply of everything
     await expect
       .poll(async () => (await edgeStatus(page, BASE)).state, { timeout: 60_000, message: `边缘节点未报告：${output}` })
