@@ -3,6 +3,7 @@
  */
 import { configFromEnv, flag } from './config';
 import { openDatabase } from './db';
+import { DataDirInUseError } from './db/lock';
 import { buildApp } from './app';
 import { seedDemo } from './seed/demo';
 import { seedTraffic, trafficSeedFromEnv } from './seed/traffic';
@@ -82,6 +83,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  console.error(e instanceof DataDirInUseError ? e.message : e); // a folder in use: the sentence, not a stack
   process.exit(1);
 });

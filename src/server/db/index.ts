@@ -15,6 +15,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Database } from './schema';
 import { migrationProvider, migrationsFingerprint } from './migrations';
 import { pglitePool } from './pglite-pool';
+import { lockDataDir } from './lock';
 
 export type DB = Kysely<Database>;
 
@@ -39,11 +40,28 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     const { PGlite } = await import('@electric-sql/pglite');
     const memory = opts.dataDir.startsWith('memory://');
     if (!memory) fs.mkdirSync(opts.dataDir, { recursive: true });
+    // one process per data folder (./lock.ts): refused before PGlite touches a page
+    const unlock = memory ? () => undefined : lockDataDir(opts.dataDir);
     const snapshot = memory ? snapshotFile() : null;
     const template = snapshot && fs.existsSync(snapshot) ? readSnapshot(snapshot) : null;
-    const pg = template ? new PGlite(opts.dataDir, { loadDataDir: template }) : new PGlite(opts.dataDir);
-    await pg.waitReady;
-    dialect = new PostgresDialect({ pool: pglitePool(pg) });
+    let pg: InstanceType<typeof PGlite>;
+    try {
+      pg = template ? new PGlite(opts.dataDir, { loadDataDir: template }) : new PGlite(opts.dataDir);
+      await pg.waitReady;
+    } catch (e) {
+      unlock();
+      throw e;
+    }
+    const pool = pglitePool(pg);
+    const end = pool.end.bind(pool);
+    pool.end = async () => {
+      try {
+        await end();
+      } finally {
+        unlock(); // db.destroy() at a clean shutdown
+      }
+    };
+    dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
     await migrate(db);
     if (snapshot && !template) await writeSnapshot(snapshot, await pg.dumpDataDir('none'));

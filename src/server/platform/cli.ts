@@ -7,10 +7,11 @@
  *   npm run platform -- <command> [--name value …]
  *
  * The database is the server's (DATA_DIR, or DATABASE_URL when set); stop a PGlite server first,
- * since an embedded database has one user at a time.
+ * since an embedded database has one user at a time (the command refuses a folder in use).
  */
 import { configFromEnv } from '../config';
-import { openDatabase } from '../db';
+import { openDatabase, type DB } from '../db';
+import { DataDirInUseError } from '../db/lock';
 import { PLATFORM_COMMANDS } from './commands';
 import { parseArgs, type PlatformCommand } from './command';
 
@@ -24,7 +25,15 @@ async function main(argv: string[]) {
     return;
   }
   const config = configFromEnv();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let db: DB;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  } catch (e) {
+    // the server holds the PGlite folder (src/server/db/lock.ts): say so, no stack
+    console.error(e instanceof DataDirInUseError ? e.message : e);
+    process.exitCode = 1;
+    return;
+  }
   try {
     const out = await command.run(db, parseArgs(rest));
     if (out !== undefined) console.log(typeof out === 'string' ? out : JSON.stringify(out, null, 2));
