@@ -77,6 +77,20 @@ const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbf
 /** Whether a string holds a NUL character or a lone surrogate (text no database column can keep). */
 export const isUnsafeText = (s: string): boolean => UNSAFE_TEXT.test(s);
 
+/**
+ * Bidirectional control characters (issue 21 item 20): the embeddings and overrides U+202A–U+202E,
+ * the isolates U+2066–U+2069, the marks U+200E, U+200F and U+061C. In a name they make what is shown
+ * differ from what is stored (`gpj.exe` shown as `exe.jpg` by U+202E), so names refuse them; free
+ * text (descriptions, work orders) may hold them, where they only change how a sentence reads.
+ */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+/** Whether a string holds a bidirectional control character; names (file and folder names) refuse it. */
+export const hasBidiControl = (s: string): boolean => BIDI_CONTROL.test(s);
+
+/** The field message of a name holding a bidirectional control character. */
+export const BIDI_CONTROL_MESSAGE = '名称不能包含双向文本控制字符（如 U+202E），以免显示的名称与实际名称不同';
+
 const pointer = (base: string, key: string | number) => `${base}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /**

@@ -55,8 +55,8 @@ export interface ServerConfig {
   techBlogFeed: string | null;
   /** Service tabs (docs/service-tabs.md): default domains, CNAME lookups, the bandwidth-cap job. */
   domains?: DomainConfig;
-  /** File storage (docs/files-and-media.md): S3-compatible when S3_ENDPOINT is set, else the local disk under DATA_DIR; the upload limit per file. */
-  storage?: { s3Endpoint?: string; s3Bucket?: string; s3Region?: string; s3AccessKey?: string; s3SecretKey?: string; uploadMaxBytes?: number };
+  /** File storage (docs/files-and-media.md): S3-compatible when S3_ENDPOINT is set, else the local disk under DATA_DIR; the upload limit per file; the storage quota per account (STORAGE_QUOTA_BYTES). */
+  storage?: { s3Endpoint?: string; s3Bucket?: string; s3Region?: string; s3AccessKey?: string; s3SecretKey?: string; uploadMaxBytes?: number; quotaBytes?: number };
   /** Cross-platform backup (docs/operations-tools.md): BACKUP_ALLOW_LOCAL_ENDPOINTS lets a target be on this machine (tests); BACKUP_INTERVAL_MINUTES how often enabled configurations run. */
   backup?: { allowLocalEndpoints?: boolean; intervalMinutes?: number };
   /** Free certificates (docs/certificates.md): the ACME directory URL ('' = applications wait), a CA file trusted for it, the contact e-mail, renew this many days before expiry. */
@@ -131,7 +131,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     techBlogFeed: env.TECH_BLOG_FEED?.trim() || null,
     billing: { hiddenItemsAccounts: list(env.BILLING_HIDDEN_ACCOUNTS), detailRedirectAccounts: list(env.BILLING_REDIRECT_ACCOUNTS), containerRedirectAccounts: list(env.BILLING_CONTAINER_REDIRECT_ACCOUNTS) },
     domains: domainConfigFromEnv(env),
-    storage: { s3Endpoint: env.S3_ENDPOINT || undefined, s3Bucket: env.S3_BUCKET, s3Region: env.S3_REGION, s3AccessKey: env.S3_ACCESS_KEY, s3SecretKey: env.S3_SECRET_KEY, uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined },
+    storage: { s3Endpoint: env.S3_ENDPOINT || undefined, s3Bucket: env.S3_BUCKET, s3Region: env.S3_REGION, s3AccessKey: env.S3_ACCESS_KEY, s3SecretKey: env.S3_SECRET_KEY, uploadMaxBytes: env.UPLOAD_MAX_BYTES ? Number(env.UPLOAD_MAX_BYTES) : undefined, quotaBytes: env.STORAGE_QUOTA_BYTES ? Number(env.STORAGE_QUOTA_BYTES) : undefined },
     backup: { allowLocalEndpoints: flag(env.BACKUP_ALLOW_LOCAL_ENDPOINTS, false), intervalMinutes: env.BACKUP_INTERVAL_MINUTES ? Number(env.BACKUP_INTERVAL_MINUTES) : undefined },
     acme: { directoryUrl: env.ACME_DIRECTORY_URL ?? '', caFile: env.ACME_CA_FILE || undefined, email: env.ACME_EMAIL ?? '', renewDays: Number(env.ACME_RENEW_DAYS ?? 30) },
     external: Object.fromEntries(EXTERNAL_PRODUCTS.filter((p) => env[EXTERNAL_PRODUCT_INFO[p].env]?.trim()).map((p) => [p, env[EXTERNAL_PRODUCT_INFO[p].env]!.trim()])),

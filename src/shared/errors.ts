@@ -4,6 +4,7 @@
  * Texts quoted in the specification are used verbatim; the others are ours and are
  * listed in docs/api.md.
  */
+import { BIDI_CONTROL_MESSAGE } from '../../schemas/vocabulary';
 export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   // generic
   20001: '提交的数据不符合要求，请检查后重试',
@@ -341,6 +342,8 @@ export const FILE_MEDIA_ERROR_TEXTS: Readonly<Record<number, string>> = {
   27107: '请选择要上传的文件',
   27108: '账号处于禁用、冻结或锁定状态，暂时无法管理文件',
   27109: '一次上传的文件个数超出限制',
+  27110: BIDI_CONTROL_MESSAGE,
+  27111: '存储空间已达账号配额，无法上传：请先删除不需要的文件，或联系客服提高配额',
   27201: '源文件不存在，请先上传',
   27202: '媒体处理任务不存在',
   27203: '输出文件不能与源文件相同',

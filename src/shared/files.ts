@@ -3,6 +3,9 @@
  * limits, the path rule and the texts both the console and the server use (docs/files-and-media.md).
  */
 import type { CursorPager } from './buckets';
+import { BIDI_CONTROL_MESSAGE, hasBidiControl } from '../../schemas/vocabulary';
+
+export { hasBidiControl };
 
 /** One file or folder as GET /folder/{bucket}/{path} lists it. */
 export interface FileEntry {
@@ -27,6 +30,12 @@ export const FOLDER_PAGE_SIZE = 50;
 export const FOLDER_PAGE_MAX = 1000;
 /** The largest file one upload may carry (UPLOAD_MAX_BYTES overrides it on the server). */
 export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+/**
+ * The storage one account may hold across its file services (issue 21 item 19): the specification
+ * names no figure, so this is the provider's default (docs/files-and-media.md "Quota"); the server's
+ * STORAGE_QUOTA_BYTES overrides it. Files stored plus the uploads still arriving count against it.
+ */
+export const STORAGE_QUOTA_BYTES = 100 * 1024 ** 3;
 /** Files one upload request may carry. */
 export const UPLOAD_MAX_FILES = 20;
 /** A path: at most this many characters, and a name at most NAME_MAX. */
@@ -56,11 +65,13 @@ export const FILE_TEXTS = {
   created: '创建成功',
   empty: '该目录下还没有文件',
   nameInvalid: '名称不能为空，不能包含 / \\ 或控制字符，不能为 . 或 ..，且不超过 255 个字符',
+  nameBidi: BIDI_CONTROL_MESSAGE,
 } as const;
 
 /**
  * A path inside a service, checked segment by segment: no empty, `.` or `..` segment, no backslash,
- * no control character, names of at most NAME_MAX characters, at most PATH_MAX in all.
+ * no control character, no bidirectional control character (U+202E …, `hasBidiControl` of the project's
+ * string rules, schemas/vocabulary.ts), names of at most NAME_MAX characters, at most PATH_MAX in all.
  * Returns the segments, or null when the path is refused. '' (the root) is [].
  */
 export function pathSegments(p: string): string[] | null {
@@ -73,7 +84,7 @@ export function pathSegments(p: string): string[] | null {
 }
 
 export function validName(s: string): boolean {
-  return s.length > 0 && s.length <= NAME_MAX && s !== '.' && s !== '..' && !/[\\/\u0000-\u001f\u007f]/.test(s);
+  return s.length > 0 && s.length <= NAME_MAX && s !== '.' && s !== '..' && !/[\\/\u0000-\u001f\u007f]/.test(s) && !hasBidiControl(s);
 }
 
 /** 'a/b' → 'a/b/'; '' → '' (the root). */

@@ -18,7 +18,7 @@ import { errorText, fillText, HTTP_4XX_TEXT, HTTP_5XX_TEXT, TRANSPORT_FAILURE_TE
 import { formatAt, formatSize } from '../../shared/format';
 import type { CursorPager } from '../../shared/buckets';
 import {
-  FILE_MANAGE_BLOCKED, FILE_MANAGE_BLOCKED_STATES, FILE_TEXTS, FOLDER_PAGE_SIZE, UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, validName, type FileEntry,
+  FILE_MANAGE_BLOCKED, FILE_MANAGE_BLOCKED_STATES, FILE_TEXTS, FOLDER_PAGE_SIZE, UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, hasBidiControl, validName, type FileEntry,
 } from '../../shared/files';
 
 const enc = (p: string) => p.split('/').map(encodeURIComponent).join('/');
@@ -127,6 +127,7 @@ export default function FileManager({ bucketName, kindSection }: { bucketName: s
 
   async function createFolder() {
     const name = (newFolder ?? '').trim();
+    if (hasBidiControl(name)) return setNewFolderError(FILE_TEXTS.nameBidi);
     if (!validName(name)) return setNewFolderError(FILE_TEXTS.nameInvalid);
     try {
       await api.post(folderUrl(bucketName, `${folder}${name}/`), {});

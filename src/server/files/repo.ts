@@ -9,13 +9,14 @@ import type { SessionUser } from '../accounts/session';
 import type { BucketRow } from '../buckets/repo';
 import { bucketForUser } from '../buckets/repo';
 import { ApiError } from '../http/errors';
-import { FILE_MANAGE_BLOCKED_STATES, folderPath, pathSegments, type FileEntry } from '../../shared/files';
+import { FILE_MANAGE_BLOCKED_STATES, folderPath, hasBidiControl, pathSegments, type FileEntry } from '../../shared/files';
 import './tables';
 
 export const storageKey = (bucketId: number, path: string) => `${bucketId}/${path}`;
 
-/** A path's segments, or 27101. */
+/** A path's segments, or 27101 (27110 for a bidirectional control character). */
 export function segmentsOr27101(p: string): string[] {
+  if (hasBidiControl(p)) throw new ApiError(27110, 400); // its own message: the name looks fine on screen
   const segs = pathSegments(p);
   if (!segs) throw new ApiError(27101, 400);
   return segs;

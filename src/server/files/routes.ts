@@ -5,12 +5,14 @@
  *   GET    /folder/{bucket}/{path}/   ?limit&since&max   the folder's entries, keyset paging by id
  *   GET    /folder/{bucket}/{path}                       a file's bytes (attachment, its content type)
  *   POST   /folder/{bucket}/{path}/   {}                 create the folder
- *   PUT    /folder/{bucket}/{path}/   multipart          upload files into the folder (UPLOAD_MAX_BYTES each)
+ *   PUT    /folder/{bucket}/{path}/   multipart          upload files into the folder (UPLOAD_MAX_BYTES each, within
+ *                                                       the account's STORAGE_QUOTA_BYTES, ./quota.ts)
  *   DELETE /folder/{bucket}/{path}                       delete a file or an empty folder
  *
  * Refusals: 27101 a path with an empty, . or .. segment; 27102 not found; 27103 a name taken; 27104 a
  * folder not empty; 27105 a file over the limit; 27106 not a file service; 27107 no file; 27108 the
- * account disabled, blocked or locked; 27109 too many files at once; 21905 a service out of reach.
+ * account disabled, blocked or locked; 27109 too many files at once; 27110 a name with a bidirectional
+ * control character (U+202E …); 27111 over the account's storage quota; 21905 a service out of reach.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -24,7 +26,8 @@ import type { Storage } from '../storage';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { keysetQuery } from '../http/keyset';
-import { FOLDER_PAGE_MAX, FOLDER_PAGE_SIZE, UPLOAD_MAX_BYTES, folderPath, validName, type FileEntry } from '../../shared/files';
+import { FOLDER_PAGE_MAX, FOLDER_PAGE_SIZE, STORAGE_QUOTA_BYTES, UPLOAD_MAX_BYTES, folderPath, hasBidiControl, validName, type FileEntry } from '../../shared/files';
+import { assertWithinQuota, quotaMeter, storedBytes } from './quota';
 import { assertFolder, contentTypeOf, createFolder, deleteEntry, entryOf, fileBucketFor, findEntry, recordFile, segmentsOr27101, storageKey } from './repo';
 
 type Params = { bucket_name: string; '*': string };
@@ -35,8 +38,9 @@ const params = {
 };
 const access = { access: 'user' as const, needs: ['file' as const], bucket: 'params' as const };
 
-export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts: { uploadMaxBytes?: number } = {}): void {
+export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts: { uploadMaxBytes?: number; quotaBytes?: number } = {}): void {
   const maxBytes = opts.uploadMaxBytes ?? UPLOAD_MAX_BYTES;
+  const quota = opts.quotaBytes ?? STORAGE_QUOTA_BYTES;
 
   app.get<{ Params: Params; Querystring: { limit: number; since?: number; max?: number } }>(
     '/folder/:bucket_name/*',
@@ -102,6 +106,10 @@ export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts:
     try {
       for await (const part of req.files({ limits: { fileSize: maxBytes } })) {
         const name = part.filename;
+        if (hasBidiControl(name)) {
+          part.file.resume();
+          throw new ApiError(27110, 400);
+        }
         if (!validName(name)) {
           part.file.resume();
           throw new ApiError(27101, 400);
@@ -112,13 +120,25 @@ export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts:
           throw new ApiError(27103, 409);
         }
         const tmp = path.join(tmpDir, randomBytes(8).toString('hex'));
-        await pipeline(part.file, fs.createWriteStream(tmp));
-        if (part.file.truncated) throw new ApiError(27105, 413);
-        const size = (await fsp.stat(tmp)).size;
-        const type = contentTypeOf(name);
-        await storage.put(storageKey(b.id, segs.join('/')), fs.createReadStream(tmp), { contentType: type, size });
-        await fsp.rm(tmp, { force: true });
-        saved.push(await recordFile(db, b.id, segs, size, type, req.user!.id));
+        // the account's quota (./quota.ts): this part's bytes count in flight as they arrive
+        // (a file it replaces frees its own size)
+        const replaced = Number((await findEntry(db, b.id, segs.join('/')))?.size ?? 0);
+        const metered = quotaMeter(b.owner_id, quota, (await storedBytes(db, b.owner_id)) - replaced);
+        try {
+          await pipeline(part.file, metered.meter, fs.createWriteStream(tmp));
+          if (part.file.truncated) throw new ApiError(27105, 413);
+          const size = (await fsp.stat(tmp)).size;
+          await assertWithinQuota(db, b.owner_id, quota, size, Number((await findEntry(db, b.id, segs.join('/')))?.size ?? 0), metered.counted);
+          const type = contentTypeOf(name);
+          await storage.put(storageKey(b.id, segs.join('/')), fs.createReadStream(tmp), { contentType: type, size });
+          await fsp.rm(tmp, { force: true });
+          saved.push(await recordFile(db, b.id, segs, size, type, req.user!.id));
+        } catch (e) {
+          part.file.resume(); // the rest of a refused part is read and dropped
+          throw e;
+        } finally {
+          metered.release();
+        }
       }
     } catch (e: any) {
       if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(27105, 413);

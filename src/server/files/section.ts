@@ -34,9 +34,10 @@ export async function filesSection(app: FastifyInstance, db: DB, config: ServerC
     await storage.close();
   });
   const uploadMaxBytes = config.storage?.uploadMaxBytes;
+  const quotaBytes = config.storage?.quotaBytes;
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { files: UPLOAD_MAX_FILES, fields: 10, parts: UPLOAD_MAX_FILES + 10 } });
-    fileRoutes(scope, db, storage, { uploadMaxBytes });
+    fileRoutes(scope, db, storage, { uploadMaxBytes, quotaBytes });
     mediaRoutes(scope, db);
   });
   await writeSeedFiles(db, storage).catch((e) => app.log.warn(e, 'demo files not written'));

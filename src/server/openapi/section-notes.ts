@@ -162,8 +162,8 @@ export const SECTION_NOTES: Record<string, SectionNote> = {
   'GET /api/logs/stream/query': { summary: '媒体处理用量（按天与用量类型）' },
   // files (src/server/files/routes.ts)
   'GET /folder/:bucket_name/*': { summary: '列出目录（路径以 / 结尾）或下载文件', errors: { 400: [27101, 27106], 403: [27108], 404: [27102] } },
-  'POST /folder/:bucket_name/*': { summary: '新建目录', errors: { 400: [27101, 27106], 403: [27108], 409: [27103] } },
-  'PUT /folder/:bucket_name/*': { summary: '上传文件到目录（multipart）', errors: { 400: [27101, 27106, 27107], 403: [27108], 409: [27103], 413: [27105, 27109] } },
+  'POST /folder/:bucket_name/*': { summary: '新建目录', errors: { 400: [27101, 27106, 27110], 403: [27108], 409: [27103] } },
+  'PUT /folder/:bucket_name/*': { summary: '上传文件到目录（multipart）', errors: { 400: [27101, 27106, 27107, 27110], 403: [27108], 409: [27103], 413: [27105, 27109, 27111] } },
   'DELETE /folder/:bucket_name/*': { summary: '删除文件或空目录', errors: { 400: [27101, 27106], 403: [27108], 404: [27102], 409: [27104] } },
   // monitor alarms (src/server/monitor/routes.ts)
   'GET /api/monitor/': { summary: '告警任务列表及其最近状态' },
