@@ -3,7 +3,7 @@
  * of its own (the dialog has 确定), live validation with the declaration's Chinese messages, server
  * refusals shown under their fields. `formRef` gives the caller `validateForm()`.
  */
-import type { Ref } from 'react';
+import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
 import { collapseLines, ThemedForm, transformErrors, validatorFor } from './theme';
@@ -24,6 +24,14 @@ export interface DeclarationFormProps {
    * result (passed as `errors`, they would arrive one render after the value).
    */
   rules?: (formData: any) => FieldError[];
+  /** The prefix of the fields' ids ("root" by default): another form in the same dialog takes its own. */
+  idPrefix?: string;
+  /**
+   * Errors of a field are shown once it was changed or left, or after `validateForm()` (the dialog's
+   * 确定) — never on a new, empty item (a rule just added). Default: the UI schema's root
+   * `ui:options.errorsAfterTouch`, else shown as soon as the value is invalid.
+   */
+  errorsAfterTouch?: boolean;
 }
 
 /**
@@ -43,15 +51,60 @@ function addRuleErrors(handler: any, errors: FieldError[], ui: Record<string, un
   return handler;
 }
 
-export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, formContext, formRef, rules }: DeclarationFormProps) {
+/**
+ * Which fields were changed or left, for `errorsAfterTouch`: the templates read `formContext.touched`
+ * (undefined: every error shows). `validateForm()` through the caller's ref shows them all.
+ */
+function useTouched(enabled: boolean | undefined, outer: Ref<any> | undefined) {
+  const inner = useRef<any>(null);
+  const [touched, setTouched] = useState<{ ids: Set<string>; all: boolean }>(() => ({ ids: new Set(), all: false }));
+  useImperativeHandle(
+    outer,
+    () =>
+      new Proxy(
+        {},
+        {
+          get(_t, key) {
+            if (key === 'validateForm')
+              return () => {
+                if (enabled) setTouched((t) => (t.all ? t : { ids: t.ids, all: true }));
+                return inner.current?.validateForm();
+              };
+            const v = inner.current?.[key];
+            return typeof v === 'function' ? v.bind(inner.current) : v;
+          },
+        },
+      ),
+    [enabled],
+  );
+  const onTouch = useCallback(
+    (id: string) => {
+      if (!enabled) return;
+      setTouched((t) => (t.all || t.ids.has(id) ? t : { ids: new Set(t.ids).add(id), all: false }));
+    },
+    [enabled],
+  );
+  const memo = useMemo(() => ({ ref: inner, onTouch }), [onTouch]);
+  return {
+    ...memo,
+    context: (formContext: unknown) => (enabled && !touched.all ? { ...(formContext as object), touched: touched.ids } : formContext),
+  };
+}
+
+export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, formContext, formRef, rules, idPrefix, errorsAfterTouch }: DeclarationFormProps) {
+  // a declaration asks for it in its UI schema: "ui:options": { "errorsAfterTouch": true }
+  const afterTouch = errorsAfterTouch ?? Boolean((ui['ui:options'] as { errorsAfterTouch?: boolean } | undefined)?.errorsAfterTouch);
+  const touched = useTouched(afterTouch, formRef);
   return (
     <ThemedForm
-      ref={formRef}
+      ref={touched.ref}
       tagName="div"
+      idPrefix={idPrefix}
       schema={schema}
       uiSchema={{ ...ui, 'ui:submitButtonOptions': { norender: true } }}
       formData={formData}
-      formContext={formContext}
+      formContext={touched.context(formContext)}
+      onBlur={touched.onTouch}
       validator={validatorFor(schema)}
       liveValidate="onChange"
       showErrorList={false}
@@ -59,7 +112,10 @@ export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, f
       transformErrors={transformErrors}
       customValidate={rules ? (data: unknown, handler: any) => addRuleErrors(handler, rules(data), ui) : undefined}
       extraErrors={errors?.length ? toErrorSchema(errors) : undefined}
-      onChange={(e: IChangeEvent) => onChange(e.formData, e)}
+      onChange={(e: IChangeEvent, id?: string) => {
+        if (id) touched.onTouch(id);
+        onChange(e.formData, e);
+      }}
       onError={() => undefined}
     />
   );

@@ -10,7 +10,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useReturnFocus } from './returnFocus';
-import { Alert, Button, Callout, Card, Collapse, Dialog, DialogBody, DialogFooter, H5, Spinner, Switch, Tag } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Collapse, Dialog, DialogBody, DialogFooter, H5, H6, Spinner, Switch, Tag } from '@blueprintjs/core';
 import type { FieldError } from '../src/shared/errors';
 import { EDGE_TEXTS, type EdgeStatus } from '../src/shared/edge';
 import type { SettingRegistry } from '../schemas/registry';
@@ -127,6 +127,8 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
   const [saving, setSaving] = useState(false);
   const value = loaded?.data;
   const edge = useEdgeState(io, meta.id, bucketName);
+  /** Settings shown inside this one's dialog (setting.json "partOf"): Server Push in the HTTP/2 dialog. */
+  const parts = useMemo(() => registry.partsOf(meta.id, kind), [registry, meta.id, kind]);
 
   const reload = useCallback(async () => {
     try {
@@ -177,7 +179,8 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
       if (meta.reloadOn?.includes((e as CustomEvent).detail.id)) void reload();
     };
     const onOpen = (e: Event) => {
-      if ((e as CustomEvent).detail.id === meta.id && loaded && !loaded.fixed) open();
+      const id = (e as CustomEvent).detail.id;
+      if ((id === meta.id || parts.some((p) => p.meta.id === id)) && loaded && !loaded.fixed) open();
     };
     window.addEventListener('setting-saved', onSaved);
     window.addEventListener('setting-open', onOpen);
@@ -201,9 +204,10 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
     emitSettingEvent('setting-open', id);
   };
 
-  async function saved() {
+  async function saved(partIds: string[] = []) {
     io.notify(meta.success, 'success');
     emitSettingEvent('setting-saved', meta.id);
+    for (const id of partIds) emitSettingEvent('setting-saved', id);
     await reload();
   }
 
@@ -326,16 +330,19 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
       {meta.panel === 'dialog' && dialogOpen && (
         <SettingDialog
           declaration={declaration}
+          parts={parts}
           registry={registry}
           initial={value}
           ctx={ctx}
           io={io}
           onLink={linkTo}
           onClose={() => setDialogOpen(false)}
-          onSave={async (payload) => {
+          onSave={async (payload, partsSaved) => {
+            await partsSaved.before();
             await io.save(meta.id, bucketName, payload);
+            const ids = await partsSaved.after();
             setDialogOpen(false);
-            await saved();
+            await saved(ids);
           }}
         />
       )}
@@ -343,15 +350,29 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
   );
 }
 
+/** The saves of a dialog's parts around the setting's own: `before` (hidden parts set to their `whenHidden`), `after` (the shown parts that changed; answers their ids). */
+export interface PartSaves {
+  before(): Promise<void>;
+  after(): Promise<string[]>;
+}
+
+interface PartState {
+  declaration: Declaration;
+  initial: unknown;
+  data: unknown;
+}
+
 interface SettingDialogProps {
   declaration: Declaration;
+  /** Settings shown inside this dialog (setting.json "partOf"). */
+  parts?: Declaration[];
   registry: SettingRegistry;
   initial: unknown;
   ctx: RuleContext;
   io: SettingIO;
   onLink(id: string): void;
   onClose(): void;
-  onSave(payload: unknown): Promise<void>;
+  onSave(payload: unknown, parts: PartSaves): Promise<void>;
 }
 
 /**
@@ -359,7 +380,7 @@ interface SettingDialogProps {
  * of rules.ts before saving, a confirmation when a watched field changes, server errors under
  * their fields.
  */
-export function SettingDialog({ declaration, registry, initial, ctx, io, onLink, onClose, onSave }: SettingDialogProps) {
+export function SettingDialog({ declaration, parts = [], registry, initial, ctx, io, onLink, onClose, onSave }: SettingDialogProps) {
   useReturnFocus();
   const { meta, schema, ui, rules } = declaration;
   // the form starts from the prepared value (an old migration shows the service's own bucket);
@@ -374,7 +395,68 @@ export function SettingDialog({ declaration, registry, initial, ctx, io, onLink,
   const [saving, setSaving] = useState(false);
   const [confirmingChange, setConfirmingChange] = useState(false);
   const formRef = useRef<any>(null);
-  const invalid = registry.check(meta.id, formData).length > 0;
+  // the parts' stored values, loaded when the dialog opens
+  const [partStates, setPartStates] = useState<PartState[] | null>(parts.length ? null : []);
+  const [partsFailed, setPartsFailed] = useState<string | null>(null);
+  const partRefs = useRef<Record<string, any>>({});
+  useEffect(() => {
+    if (!parts.length) return;
+    let live = true;
+    Promise.all(parts.map(async (p) => ({ declaration: p, initial: (await io.load(p.meta.id, ctx.bucketName)).data })))
+      .then((loaded) => live && setPartStates(loaded.map((l) => ({ ...l, data: structuredClone(l.initial) }))))
+      .catch((e) => live && setPartsFailed(asFailure(e).message));
+    return () => {
+      live = false;
+    };
+  }, [parts, io, ctx.bucketName]);
+  const partShown = (p: Declaration) => !p.meta.partOf?.when || registry.ajv.validate(p.meta.partOf.when, formData);
+  const shownParts = (partStates ?? []).filter((p) => partShown(p.declaration));
+  const invalid =
+    registry.check(meta.id, formData).length > 0 || partStates === null || shownParts.some((p) => registry.check(p.declaration.meta.id, p.data).length > 0);
+
+  /**
+   * The rules of the setting and of its parts see the values as they will be after this 确定 (HTTP/2's
+   * rule, "not off while push is on", sees push turned off with it).
+   */
+  const pendingCtx: RuleContext = {
+    ...ctx,
+    read: async (id: string) => {
+      if (id === meta.id) return formData;
+      const p = partStates?.find((q) => q.declaration.meta.id === id);
+      if (!p) return ctx.read(id);
+      if (partShown(p.declaration)) return p.data;
+      const hidden = p.declaration.meta.partOf?.whenHidden;
+      return hidden ? { ...(p.initial as object), ...hidden } : p.initial;
+    },
+  };
+
+  /** Saves one part after its rules; a refusal is thrown as the dialog's failure. */
+  async function savePart(p: Declaration, payload: unknown) {
+    const checked = await registry.validate(p.meta.id, payload, pendingCtx);
+    if (!checked.ok) throw { message: checked.errors[0].message, errors: [] };
+    await io.save(p.meta.id, ctx.bucketName, payload);
+  }
+  const partSaves: PartSaves = {
+    async before() {
+      for (const p of partStates ?? []) {
+        const hidden = p.declaration.meta.partOf?.whenHidden;
+        if (!hidden || partShown(p.declaration)) continue;
+        const next = { ...(p.initial as object), ...hidden };
+        if (JSON.stringify(next) !== JSON.stringify(p.initial)) await savePart(p.declaration, next);
+      }
+    },
+    async after() {
+      const ids: string[] = [];
+      for (const p of shownParts) {
+        if (JSON.stringify(p.data) === JSON.stringify(p.initial)) continue;
+        await savePart(p.declaration, p.data);
+        ids.push(p.declaration.meta.id);
+      }
+      // a hidden part saved before counts too
+      for (const p of partStates ?? []) if (!partShown(p.declaration) && p.declaration.meta.partOf?.whenHidden) ids.push(p.declaration.meta.id);
+      return ids;
+    },
+  };
   const warnings = (meta.warnings ?? []).filter((w) => registry.ajv.validate(w.when, initial));
   const formContext = useMemo(() => ({ io }), [io]);
 
@@ -388,19 +470,20 @@ export function SettingDialog({ declaration, registry, initial, ctx, io, onLink,
 
   async function confirm(skipChangeCheck = false) {
     setFailure(null);
-    if (!formRef.current?.validateForm()) return;
+    const partsValid = shownParts.map((p) => partRefs.current[p.declaration.meta.id]?.validateForm() !== false).every(Boolean);
+    if (!formRef.current?.validateForm() || !partsValid) return;
     if (!skipChangeCheck && changedWatchedField()) {
       setConfirmingChange(true);
       return;
     }
     setSaving(true);
     try {
-      const checked = await registry.validate(meta.id, formData, ctx);
+      const checked = await registry.validate(meta.id, formData, parts.length ? pendingCtx : ctx);
       if (!checked.ok) {
         setFailure({ message: checked.errors[0].message, errors: checked.errors });
         return;
       }
-      await onSave(formData);
+      await onSave(formData, partSaves);
     } catch (e) {
       setFailure(asFailure(e, meta.networkFailure));
     } finally {
@@ -429,6 +512,38 @@ export function SettingDialog({ declaration, registry, initial, ctx, io, onLink,
             if (failure?.errors?.length) setFailure(null);
           }}
         />
+        {parts.length > 0 && partStates === null && !partsFailed && <Spinner size={20} />}
+        {partsFailed && (
+          <Callout intent="danger" compact>
+            {partsFailed}
+          </Callout>
+        )}
+        {shownParts.map((p) => {
+          const id = p.declaration.meta.id;
+          return (
+            <section key={id} className="setting-part" data-part={id} aria-labelledby={`setting-part-${id}`}>
+              <H6 id={`setting-part-${id}`} className="setting-part-title">
+                {p.declaration.meta.title}
+              </H6>
+              {helpFor(p.declaration.meta, ctx.kind).map((h, i) => (
+                <p key={i} className="setting-part-help">
+                  {h}
+                </p>
+              ))}
+              <DeclarationForm
+                formRef={(r: any) => {
+                  partRefs.current[id] = r;
+                }}
+                idPrefix={id}
+                schema={p.declaration.schema}
+                ui={p.declaration.ui}
+                formData={p.data}
+                formContext={formContext}
+                onChange={(data) => setPartStates((all) => (all ?? []).map((q) => (q.declaration.meta.id === id ? { ...q, data } : q)))}
+              />
+            </section>
+          );
+        })}
       </DialogBody>
       <DialogFooter
         actions={

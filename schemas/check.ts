@@ -179,6 +179,16 @@ export function badReferences(registry: SettingRegistry, d: Declaration): CheckF
     if (!(field in fields)) out.push({ file, path: `/fieldAliases/${alias}`, problem: `别名指向的字段 ${field} 不存在` });
     if (alias in fields) out.push({ file, path: `/fieldAliases/${alias}`, problem: `别名 ${alias} 与已有字段同名` });
   }
+  if (d.meta.partOf) {
+    const parent = registry.get(d.meta.partOf.setting);
+    if (!parent) out.push({ file, path: '/partOf/setting', problem: `引用的设置 ${d.meta.partOf.setting} 不存在` });
+    else if (parent.meta.panel !== 'dialog') out.push({ file, path: '/partOf/setting', problem: `设置 ${d.meta.partOf.setting} 没有对话框，不能包含其他设置` });
+    else if (parent.meta.partOf) out.push({ file, path: '/partOf/setting', problem: `设置 ${d.meta.partOf.setting} 本身属于其他设置` });
+    if (d.meta.partOf.whenHidden) {
+      for (const e of registry.check(d.meta.id, { ...(registry.defaults(d.meta.id) as object), ...d.meta.partOf.whenHidden }).filter((e) => e.path !== '' && Object.keys(d.meta.partOf!.whenHidden!).some((k) => e.path.startsWith(`/${k}`))))
+        out.push({ file, path: `/partOf/whenHidden${e.path}`, problem: `隐藏时的值不符合模式：${e.message}` });
+    }
+  }
   if (d.meta.confirmChange) {
     const props = (d.schema.properties ?? {}) as Record<string, unknown>;
     if (!(d.meta.confirmChange.field in props)) out.push({ file, path: '/confirmChange/field', problem: `字段 ${d.meta.confirmChange.field} 不存在` });

@@ -48,7 +48,12 @@ export class SettingRegistry {
 
   /** The settings shown on one tab family for a service kind, in panel order. */
   forTab(kind: ServiceKind, tab: string): Declaration[] {
-    return this.list().filter((d) => d.meta.kinds.includes(kind) && d.meta.tab === tab);
+    return this.list().filter((d) => d.meta.kinds.includes(kind) && d.meta.tab === tab && !d.meta.partOf);
+  }
+
+  /** The settings shown inside the dialog of `id` for a service kind (setting.json "partOf"). */
+  partsOf(id: string, kind: ServiceKind): Declaration[] {
+    return this.list().filter((d) => d.meta.partOf?.setting === id && d.meta.kinds.includes(kind));
   }
 
   validator(id: string): ValidateFunction {

@@ -74,6 +74,14 @@ export interface SettingMeta {
   accountFlag?: 'smart_compression';
   /** The text shown when a save gets no answer from the server (network or transport failure), instead of the client's own text. */
   networkFailure?: string;
+  /**
+   * A part of another setting's dialog rather than a panel of its own (Server Push inside the HTTP/2
+   * dialog, spec 002 §2): the dialog of `setting` shows this form below its own while the parent's value
+   * matches `when`, and saves it with its own API call after the parent's. While hidden, a stored value
+   * that differs from `whenHidden` is saved merged with it before the parent (HTTP/2 turned off turns
+   * Server Push off first, as its rule requires).
+   */
+  partOf?: { setting: string; when?: JsonSchema; whenHidden?: Record<string, unknown> };
 }
 
 /** A fixture: a payload, and for invalid ones the messages expected at their paths. */

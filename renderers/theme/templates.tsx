@@ -21,6 +21,16 @@ import {
 } from '@rjsf/utils';
 import { InputGroup } from '@blueprintjs/core';
 
+/**
+ * The errors of a field as shown: all of them, unless the form shows errors only after a field was
+ * touched (DeclarationForm `errorsAfterTouch`, formContext.touched) and this one was not.
+ */
+export function shownErrors(id: string, rawErrors: unknown[] | undefined, formContext: unknown): string[] {
+  const touched = (formContext as { touched?: Set<string> } | undefined)?.touched;
+  if (touched && !touched.has(id)) return [];
+  return (rawErrors ?? []).filter(Boolean) as string[];
+}
+
 /** Options a UI schema may give a field: hide it while a sibling has a value. */
 export interface HideWhen {
   path: string;
@@ -28,11 +38,11 @@ export interface HideWhen {
 }
 
 function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, children, rawErrors = [], rawHelp, hidden, required, displayLabel, schema, uiSchema, classNames } = props;
+  const { id, label, children, rawErrors = [], rawHelp, hidden, required, displayLabel, schema, uiSchema, classNames, registry } = props;
   if (hidden) return <div className="bp-rjsf-hidden">{children}</div>;
   const options = getUiOptions(uiSchema);
   const isObjectLike = schema.type === 'object' || (schema.type === 'array' && !options.widget && !(schema.items as any)?.enum);
-  const errors = rawErrors.filter(Boolean);
+  const errors = shownErrors(id, rawErrors, registry.formContext);
   if (isObjectLike) {
     return (
       <div className={`bp-rjsf-group ${classNames ?? ''}`}>
@@ -238,7 +248,8 @@ function iconButton(icon: 'add' | 'trash' | 'arrow-up' | 'arrow-down' | 'duplica
 }
 
 function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { id, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, rawErrors = [], type, placeholder, htmlName } = props;
+  const { id, value, readonly, disabled, autofocus, onBlur, onFocus, onChange, options, schema, type, placeholder, htmlName, registry } = props;
+  const rawErrors = shownErrors(id, props.rawErrors, registry.formContext);
   const inputType = type === 'number' || type === 'integer' ? 'number' : (type ?? 'text');
   return (
     <InputGroup

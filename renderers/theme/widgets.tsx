@@ -17,6 +17,7 @@ import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { enumOptionsDeselectValue, enumOptionsIsSelected, enumOptionsSelectValue } from '@rjsf/utils';
 import { BucketPickerWidget } from './BucketPicker';
 import { BucketListWidget } from './BucketList';
+import { shownErrors } from './templates';
 
 function SwitchWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, label, schema, uiSchema } = props;
@@ -107,7 +108,8 @@ function SelectWidget(props: WidgetProps) {
 }
 
 function NumberWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, schema, rawErrors = [] } = props;
+  const { id, value, disabled, readonly, onChange, schema, registry } = props;
+  const rawErrors = shownErrors(id, props.rawErrors, registry.formContext);
   return (
     <NumericInput
       id={id}
@@ -124,7 +126,8 @@ function NumberWidget(props: WidgetProps) {
 }
 
 function TextareaWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, options, placeholder, rawErrors = [] } = props;
+  const { id, value, disabled, readonly, onChange, options, placeholder, registry } = props;
+  const rawErrors = shownErrors(id, props.rawErrors, registry.formContext);
   return (
     <TextArea
       id={id}
@@ -154,7 +157,8 @@ function toLines(text: string): string[] {
  * text file, refusing files over maxBytes with the declaration's own text (ip_antileech: 60 KB).
  */
 function LinesWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, options, placeholder, rawErrors = [] } = props;
+  const { id, value, disabled, readonly, onChange, options, placeholder, registry } = props;
+  const rawErrors = shownErrors(id, props.rawErrors, registry.formContext);
   const text = Array.isArray(value) ? value.join('\n') : '';
   const importFile = options.importFile as { label: string; maxBytes: number; tooLarge: string } | undefined;
   // ui:options.unique: repeated lines are dropped from the value (the text keeps them while typing)

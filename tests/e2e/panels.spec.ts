@@ -49,34 +49,40 @@ test('minimum TLS version and TLS 1.3 send the user to each other', async ({ pag
   await expect(summary(page, 'tls13')).toHaveText('已开启');
 });
 
-test('HTTP/2 and Server Push: push needs HTTP/2, lines are checked, the label follows both', async ({ page }) => {
+test('HTTP/2 and Server Push are one dialog: push shows while HTTP/2 is on, lines are checked, the label follows both', async ({ page }) => {
   await signIn(page);
   await page.goto('/services/demo-cdn-06/httpsCdn/');
   await expect(summary(page, 'http2')).toHaveText('已关闭');
-  await panel(page, 'server_push').getByRole('button', { name: '管理' }).click();
-  const push = page.getByRole('dialog', { name: 'Server Push 配置' });
+  // spec 002 §2: one panel, the push options inside the HTTP/2 dialog
+  await expect(panel(page, 'server_push')).toHaveCount(0);
+  await panel(page, 'http2').getByRole('button', { name: '管理' }).click();
+  const h2 = page.getByRole('dialog', { name: 'HTTP/2 配置' });
+  const push = h2.locator('[data-part="server_push"]');
+  await expect(push).toHaveCount(0);
+  await h2.getByText('开启 HTTP/2', { exact: true }).click();
+  await expect(push.getByRole('heading', { name: 'HTTP/2 Server Push' })).toBeVisible();
   await push.getByText('开启 Server Push').click();
   await expect(push.getByText('请填写匹配路径')).toBeVisible();
-  await expect(push.getByRole('button', { name: '确定' })).toBeDisabled();
-  await push.locator('#root_server_push_options_url_patterns').fill('/index.html\nno-slash.html\n/img/*');
+  await expect(h2.getByRole('button', { name: '确定' })).toBeDisabled();
+  await push.locator('#server_push_server_push_options_url_patterns').fill('/index.html\nno-slash.html\n/img/*');
   await expect(push.getByText('第 2 行：匹配路径须以 / 开头，且不能包含 *')).toBeVisible();
   await expect(push.getByText('第 3 行：匹配路径须以 / 开头，且不能包含 *')).toBeVisible();
-  await push.locator('#root_server_push_options_url_patterns').fill('/index.html');
-  await push.locator('#root_server_push_options_assets').fill('/static/app.css');
-  await push.getByRole('button', { name: '确定' }).click();
-  await expect(push.locator('.setting-failure')).toContainText('请先开启 HTTP/2 后再开启 Server Push');
-  await push.getByRole('button', { name: '开启 HTTP/2' }).click();
-  const h2 = page.getByRole('dialog', { name: 'HTTP/2 配置' });
-  await h2.getByText('开启 HTTP/2').click();
+  await push.locator('#server_push_server_push_options_url_patterns').fill('/index.html');
+  await push.locator('#server_push_server_push_options_assets').fill('/static/app.css');
   await h2.getByRole('button', { name: '确定' }).click();
-  await expect(summary(page, 'http2')).toHaveText('已开启');
-  await panel(page, 'server_push').getByRole('button', { name: '管理' }).click();
-  await push.getByText('开启 Server Push').click();
-  await push.locator('#root_server_push_options_url_patterns').fill('/index.html');
-  await push.getByRole('button', { name: '确定' }).click();
-  await expect(summary(page, 'server_push')).toHaveText('已开启');
-  // the HTTP/2 panel reloads when push is saved
+  await expect(h2).toHaveCount(0);
   await expect(summary(page, 'http2')).toHaveText('HTTP/2 + Server Push 已开启');
+  // turning HTTP/2 off turns push off with it (push needs HTTP/2), in the same 确定
+  await panel(page, 'http2').getByRole('button', { name: '管理' }).click();
+  await expect(push.locator('#server_push_server_push_options_assets')).toHaveValue('/static/app.css');
+  await h2.getByText('开启 HTTP/2', { exact: true }).click();
+  await expect(push).toHaveCount(0);
+  await h2.getByRole('button', { name: '确定' }).click();
+  await expect(summary(page, 'http2')).toHaveText('已关闭');
+  await panel(page, 'http2').getByRole('button', { name: '管理' }).click();
+  await h2.getByText('开启 HTTP/2', { exact: true }).click();
+  await expect(push.getByLabel('开启 Server Push')).not.toBeChecked();
+  await h2.getByRole('button', { name: '取消' }).click();
 });
 
 test('HTTP/3: beta, needs TLS 1.3, names the CNAME when turning on, notes when on', async ({ page }) => {

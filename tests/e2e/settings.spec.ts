@@ -50,7 +50,12 @@ test('an invalid error-page address shows the Chinese message and cannot be save
   await panel.getByRole('button', { name: '管理' }).click();
   const dialog = page.getByRole('dialog', { name: '自定义错误页面配置' });
   await dialog.getByRole('button', { name: '添加规则' }).click();
+  // a new, empty rule shows no error; the address says what it takes before any error (issue 19 item 22)
+  await expect(dialog.getByText('填写本服务下的页面路径，以 / 开头，如 /404.html')).toBeVisible();
+  await expect(dialog.locator('.bp-rjsf-error')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: '确定' })).toBeDisabled();
   await dialog.getByText('404', { exact: true }).click();
+  await expect(dialog.locator('.bp-rjsf-error')).toHaveCount(0);
   const url = dialog.getByRole('textbox');
   await url.fill('404.html');
   await expect(dialog.getByText('请填写正确的 URI 地址，以 / 开头')).toBeVisible();

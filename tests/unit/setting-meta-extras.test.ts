@@ -43,3 +43,20 @@ test('the checks refuse a bad networkFailure, checkBeforeConfirm on a dialog, an
   expect(problems).toEqual(expect.arrayContaining(['/networkFailure', '/checkBeforeConfirm', '/fieldAliases/level', '/fieldAliases/gzip']));
   expect([...badMeta(decl('http3'), 'http3'), ...badReferences(registry, decl('http3'))]).toEqual([]);
 });
+
+test('Server Push is a part of the HTTP/2 dialog: no panel of its own, and the references are checked', () => {
+  // spec 002 §2: one HTTP/2 panel whose dialog holds the push options
+  expect(registry.forTab('cdn', 'https').map((d) => d.meta.id)).toContain('http2');
+  expect(registry.forTab('cdn', 'https').map((d) => d.meta.id)).not.toContain('server_push');
+  expect(registry.partsOf('http2', 'cdn').map((d) => d.meta.id)).toEqual(['server_push']);
+  // overseas services have no push (kinds), and HTTP/2 there is fixed
+  expect(registry.partsOf('http2', 'overseas')).toEqual([]);
+  expect(badReferences(registry, decl('server_push'))).toEqual([]);
+  const push = decl('server_push');
+  const orphan: Declaration = { ...push, meta: { ...push.meta, partOf: { setting: 'nope' } } };
+  expect(badReferences(registry, orphan).map((p) => p.path)).toEqual(['/partOf/setting']);
+  const intoSwitch: Declaration = { ...push, meta: { ...push.meta, partOf: { setting: 'tls13' } } };
+  expect(badReferences(registry, intoSwitch).map((p) => p.problem)).toEqual(['设置 tls13 没有对话框，不能包含其他设置']);
+  const badHidden: Declaration = { ...push, meta: { ...push.meta, partOf: { setting: 'http2', whenHidden: { server_push_enable: 'no' } } } };
+  expect(badReferences(registry, badHidden).map((p) => p.path)).toEqual(['/partOf/whenHidden/server_push_enable']);
+});
