@@ -22,6 +22,7 @@ import { errorText } from '../../shared/errors';
 import { isLocalOriginAddress } from '../../shared/origins';
 import '../monitor/tables';
 import '../files/tables';
+import { tickOnce } from '../jobs/once';
 
 export interface BackupWorkerOptions {
   /** connect to endpoints on this machine (tests against s3rver) */
@@ -208,8 +209,7 @@ export function scheduleBackupWorker(db: DB, storage: Storage, log: FastifyBaseL
   const timer = setInterval(() => {
     if (running || stopped) return;
     running = true;
-    queueDueRuns(db, opts.intervalMinutes)
-      .then(() => runBackups(db, storage, opts, 5))
+    tickOnce(db, 'backup', () => queueDueRuns(db, opts.intervalMinutes).then(() => runBackups(db, storage, opts, 5))) // one server at a time (../jobs/once.ts)
       .then((n) => n && log.debug({ backups: n }, 'backup runs done'))
       .catch((e) => log.error(e, 'backup worker failed'))
       .finally(() => (running = false));

@@ -16,6 +16,7 @@ import type { ServerConfig } from '../config';
 import { parseUpload } from './parse';
 import { notify } from '../messages/notify';
 import type {} from './tables';
+import { tickOnce } from '../jobs/once';
 
 export type AcmeConfig = ServerConfig['acme'];
 
@@ -162,7 +163,7 @@ export function scheduleAcmeWorker(db: DB, config: AcmeConfig, log: FastifyBaseL
   const tick = () => {
     if (running) return;
     running = true;
-    runAcmeJobs(db, config, log)
+    tickOnce(db, 'certificatesAcme', () => runAcmeJobs(db, config, log)) // one server at a time (../jobs/once.ts)
       .catch((e) => log.error(e, 'acme worker failed'))
       .finally(() => (running = false));
   };

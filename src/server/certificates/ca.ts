@@ -12,6 +12,7 @@ import type { DB } from '../db';
 import type { DcvRecord } from './tables';
 import { parseUpload } from './parse';
 import { notify } from '../messages/notify';
+import { tickOnce } from '../jobs/once';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -181,7 +182,7 @@ export function scheduleOrderWorker(db: DB, log: FastifyBaseLogger, everyMs = 30
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    runOrderJobs(db, log)
+    tickOnce(db, 'certificateOrders', () => runOrderJobs(db, log)) // one server at a time (../jobs/once.ts)
       .catch((e) => log.error(e, 'certificate order worker failed'))
       .finally(() => (running = false));
   }, everyMs);

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { DB } from '../db';
 import { notify } from '../messages/notify';
 import './tables';
+import { tickOnce } from '../jobs/once';
 
 export interface CostControlValue { enable: boolean; bandwidth_cap_mbps: number; action: 'pause' | 'notify'; auto_resume: boolean }
 
@@ -126,8 +127,8 @@ export function scheduleCostControl(db: DB, log: FastifyBaseLogger, everyMs: num
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    runCostControl(db)
-      .then((r) => (r.paused.length || r.resumed.length) && log.info(r, 'cost control'))
+    tickOnce(db, 'costControl', () => runCostControl(db)) // one server at a time (../jobs/once.ts)
+      .then((r) => r && (r.paused.length || r.resumed.length) && log.info(r, 'cost control'))
       .catch((e) => log.error(e, 'cost control failed'))
       .finally(() => (running = false));
   }, everyMs);

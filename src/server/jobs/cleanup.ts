@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
 import { PURGE_RECORD_DAYS } from '../../shared/purge';
 import { purgeTraffic } from '../stats/retention';
+import { tickOnce } from './once';
 
 const DAY = 86_400_000;
 
@@ -27,7 +28,8 @@ export async function cleanup(db: DB, now = Date.now()): Promise<Record<string, 
 }
 
 export function scheduleCleanup(db: DB, log: FastifyBaseLogger): () => void {
-  const tick = () => cleanup(db).then((c) => log.debug({ cleanup: c }, 'cleanup'), (e) => log.error(e, 'cleanup failed'));
+  // one server at a time (./once.ts)
+  const tick = () => tickOnce(db, 'cleanup', () => cleanup(db)).then((c) => c && log.debug({ cleanup: c }, 'cleanup'), (e) => log.error(e, 'cleanup failed'));
   void tick();
   const timer = setInterval(tick, 3_600_000);
   timer.unref();

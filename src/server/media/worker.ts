@@ -16,6 +16,7 @@ import { contentTypeOf, storageKey, writeFile } from '../files/repo';
 import { RESOLUTION_PRESETS, usageKeyOf, type MediaTaskType, type ResolutionPreset } from '../../shared/media';
 import { ffmpeg, probe, type Probe } from './ffmpeg';
 import '../files/tables';
+import { tickOnce } from '../jobs/once';
 
 /** A failure with a message for the user (the task's error). */
 class TaskFailure extends Error {}
@@ -233,7 +234,7 @@ export function scheduleMediaWorker(db: DB, storage: Storage, log: FastifyBaseLo
   const timer = setInterval(() => {
     if (running || stopped) return;
     running = true;
-    runMediaTasks(db, storage, 5)
+    tickOnce(db, 'media', () => runMediaTasks(db, storage, 5)) // one server at a time (../jobs/once.ts)
       .then((n) => n && log.debug({ media: n }, 'media tasks done'))
       .catch((e) => log.error(e, 'media worker failed'))
       .finally(() => (running = false));

@@ -14,6 +14,7 @@ import { notify } from '../messages/notify';
 import { formatMetric, MONITOR_EVERY_MS, MONITOR_METRICS, MONITOR_OPERATORS, MONITOR_SLOT_S, type MonitorMetric, type MonitorOperator } from '../../shared/monitor';
 import { toTask } from './routes';
 import { purgeAccessLogs } from '../loganalysis/retention';
+import { tickOnce } from '../jobs/once';
 
 interface SlotSums {
   bytes: number;
@@ -146,13 +147,16 @@ export function scheduleMonitorWorker(db: DB, log: FastifyBaseLogger, sms: SmsSe
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    // hourly: access logs past their days (docs/operations-tools.md)
-    if (Date.now() - purgedAt > 3_600_000) {
-      purgedAt = Date.now();
-      purgeAccessLogs(db).catch((e) => log.error(e, 'access log retention failed'));
-    }
-    evaluateTasks(db, sms)
-      .then((r) => (r.alerted || r.recovered) && log.info(r, 'monitor alarms evaluated'))
+    // one server at a time (../jobs/once.ts): the retention and the alarms (an SMS sent once)
+    tickOnce(db, 'monitor', async () => {
+      // hourly: access logs past their days (docs/operations-tools.md)
+      if (Date.now() - purgedAt > 3_600_000) {
+        purgedAt = Date.now();
+        purgeAccessLogs(db).catch((e) => log.error(e, 'access log retention failed'));
+      }
+      return evaluateTasks(db, sms);
+    })
+      .then((r) => r && (r.alerted || r.recovered) && log.info(r, 'monitor alarms evaluated'))
       .catch((e) => log.error(e, 'monitor worker failed'))
       .finally(() => (running = false));
   }, everyMs);

@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
 import { settleDue } from './outcome';
+import { tickOnce } from '../jobs/once';
 
 /** Settles the due tasks no report settles; answers how many were finished. */
 export async function processDue(db: DB, now = new Date(), opts: { edge: boolean } = { edge: true }): Promise<number> {
@@ -18,7 +19,7 @@ export function schedulePurgeWorker(db: DB, log: FastifyBaseLogger, opts: { edge
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    processDue(db, new Date(), opts)
+    tickOnce(db, 'purge', () => processDue(db, new Date(), opts)) // one server at a time (../jobs/once.ts)
       .then((n) => n && log.debug({ settled: n }, 'purge tasks settled'))
       .catch((e) => log.error(e, 'purge worker failed'))
       .finally(() => (running = false));

@@ -12,6 +12,7 @@ import { maskInvitee, REFERRAL_DAYS, REFERRAL_RATE } from '../../shared/referral
 import type {} from '../external/tables';
 import type {} from '../billing/money-tables';
 import type {} from '../accounts/tables';
+import { tickOnce } from '../jobs/once';
 
 const cents = (n: number) => Math.round(n * 100) / 100;
 
@@ -63,7 +64,7 @@ export function scheduleReferralRebates(db: DB, log: FastifyBaseLogger, everyMs 
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    settleReferralRebates(db)
+    tickOnce(db, 'referrals', () => settleReferralRebates(db)) // one server at a time (../jobs/once.ts)
       .then((n) => n && log.info({ credited: n }, 'referral rebates credited'))
       .catch((e) => log.error(e, 'referral rebate sweep failed'))
       .finally(() => (running = false));

@@ -19,6 +19,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
 import { ingestSlot } from '../stats/ingest';
 import { DAY_S, HOUR_S, SLOT_S } from '../../shared/stats/time';
+import { tickOnce } from '../jobs/once';
 
 export const DEMO_PIPELINE_CATCH_UP = 12;
 
@@ -116,8 +117,8 @@ export function scheduleDemoPipeline(db: DB, log: FastifyBaseLogger): () => void
     if (running) return;
     running = true;
     try {
-      const sent = await demoPipelineTick(db);
-      if (sent.length) log.debug({ slots: sent.length }, 'demo traffic sent');
+      const sent = await tickOnce(db, 'demoTraffic', () => demoPipelineTick(db)); // one server at a time (../jobs/once.ts)
+      if (sent?.length) log.debug({ slots: sent.length }, 'demo traffic sent');
     } catch (e) {
       log.error(e, 'demo traffic failed');
     } finally {

@@ -20,6 +20,7 @@ import { checkThreshold } from './threshold';
 import { syncFlowRemain } from '../resources/remain';
 import { renewPackages } from '../resources/renew';
 import { debit } from '../ledger/ledger';
+import { tickOnce } from '../../jobs/once';
 
 export interface MadeBill {
   id: string;
@@ -236,16 +237,23 @@ export async function runBilling(db: DB, opts: { now?: Date; from?: string; sms?
   return made;
 }
 
+/**
+ * One run of the billing job, on one server at a time (../../jobs/once.ts): auto-renewals due, then
+ * the bills. `undefined` when another server is running it.
+ */
+export function billingJob(db: DB, opts: { sms?: SmsSender; now?: Date; from?: string } = {}): Promise<MadeBill[] | undefined> {
+  return tickOnce(db, 'billing', () => renewPackages(db, { sms: opts.sms, now: opts.now }).then(() => runBilling(db, opts)));
+}
+
 /** Runs the job at start and then every hour: auto-renewals due, then the bills (a day's bills appear in the first run after midnight). */
 export function scheduleBilling(db: DB, log: { error: (e: unknown, m: string) => void; info: (m: string) => void }, sms?: SmsSender, everyMs = 3600_000): () => void {
   let running = false;
   const run = () => {
     if (running) return;
     running = true;
-    renewPackages(db, { sms })
-      .then(() => runBilling(db, { sms }))
+    billingJob(db, { sms })
       .then((m) => {
-        const n = m.filter((b) => b.created).length;
+        const n = (m ?? []).filter((b) => b.created).length;
         if (n) log.info(`已生成账单 ${n} 张`);
       })
       .catch((e) => log.error(e, 'billing job failed'))
