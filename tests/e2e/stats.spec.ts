@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { test, expect, signIn, allowConsoleError } from './helpers';
 import { addDays, dayOf, MAX_DAYS_BACK } from '../../src/shared/stats';
 
 const today = () => dayOf(Math.floor(Date.now() / 1000));
@@ -213,4 +213,42 @@ test('the China map shades the provinces with traffic; hovering shows the value,
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('广东');
   await expect(dialog.getByTestId('detail-body')).toContainText('电信');
+});
+
+test('live statistics start from a domain: it selects its service and itself (spec 001 §2.4)', async ({ page }) => {
+  await openStats(page);
+  await page.getByRole('tab', { name: '直播', exact: true }).click();
+  await expect(page.getByTestId('single-selector-button')).toHaveText(/demo-/);
+  await page.getByTestId('single-selector-button').click();
+  const list = page.getByTestId('single-selector');
+  await list.getByRole('tab', { name: '加速域名' }).click();
+  const first = list.locator('li button').first();
+  await expect(first).toBeVisible();
+  const [domain, service] = (await first.innerText()).match(/^(.+)（(.+)）$/)!.slice(1);
+  await first.click();
+  await expect(page.getByTestId('single-selector-button')).toHaveText(service);
+  await expect(page.getByLabel('直播域名')).toHaveValue(domain);
+});
+
+test('the top regions by carrier open as a modal with the figures by carrier', async ({ page }) => {
+  await openStats(page);
+  await page.getByTestId('view-region-isp').click();
+  const dialog = page.getByRole('dialog', { name: '地区运营商分布' });
+  await expect(dialog.getByTestId('region-isp-table').locator('tbody tr').first()).toBeVisible();
+  await expect(dialog.getByRole('columnheader', { name: '电信' })).toBeVisible();
+  await dialog.getByRole('button', { name: '关闭' }).first().click();
+  await expect(dialog).toHaveCount(0);
+});
+
+test('a statistics error is an error toast, not a box on the page (spec 001 §8)', async ({ page }) => {
+  await signIn(page);
+  // the server failing is simulated for this one route: the real answer's shape for an internal error
+  allowConsoleError(page, /status of 500/);
+  await page.route('**/api/flow/statistic/**', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error_code: 21000, message: '网络似乎不稳定，刷新试试' }) }),
+  );
+  await page.goto('/stats/');
+  await expect(page.locator('.bp6-toast.bp6-intent-danger')).toContainText('网络似乎不稳定，刷新试试', { timeout: 20_000 });
+  await expect(page.locator('.stats-failure')).toContainText('暂无数据');
+  await expect(page.locator('.bp6-callout.bp6-intent-danger')).toHaveCount(0);
 });

@@ -6,9 +6,10 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import './stats.css';
-import { Callout, Card, H3, H5, HTMLTable, InputGroup, Spinner } from '@blueprintjs/core';
+import { Card, H3, H5, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
-import { type FlowType } from '../../shared/stats/constants';
+import { notify } from '../common/toaster';
+import { type FlowType, STATS_LOAD_FAILED_TEXT } from '../../shared/stats/constants';
 import { REQUEST_UNITS, formatBytes, inUnit, pickUnit } from '../../shared/stats/units';
 import { earliestDay, today } from '../../shared/stats/params';
 import { formatClock } from '../../shared/stats/time';
@@ -33,7 +34,12 @@ export default function AccessAnalysisPage() {
     setStatus(null);
     Promise.all([api.get('/api/flow/status/history/', q), api.get('/api/flow/health_degree/detail/', q), api.get('/api/flow/map/', q)])
       .then(([s, h, m]) => live && (setStatus(s.data), setHealth(h.data), setRegions(m.data), setFailure(null)))
-      .catch((e) => live && setFailure(failureText(e)));
+      .catch((e) => {
+        // spec 001 §8: statistics errors are error toasts
+        if (!live) return;
+        setFailure(failureText(e));
+        notify(failureText(e), 'danger');
+      });
     return () => {
       live = false;
     };
@@ -47,9 +53,8 @@ export default function AccessAnalysisPage() {
         <SingleSelector flowType={flowType} tab="bucket" value={name || '全部服务'} onChange={(b) => navigate(`/stats/accessAnalysis/${b}/?${params.toString()}`)} />
         <InputGroup type="date" aria-label="日期" value={day} min={earliestDay(now)} max={today(now)} onChange={(e) => e.target.value && setParams({ flow_type: flowType, selected_date: e.target.value })} />
       </div>
-      {failure && <Callout intent="danger">{failure}</Callout>}
       {!status || !health || !regions ? (
-        <Spinner className="stats-spinner" />
+        failure ? <NonIdealState icon="error" title="暂无数据" description={STATS_LOAD_FAILED_TEXT} /> : <Spinner className="stats-spinner" />
       ) : (
         <>
           <Card className="chart-card">

@@ -5,10 +5,11 @@
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import './stats.css';
-import { Callout, Card, H3, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Card, H3, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { Tab, Tabs } from '../common/Tabs';
 import { api, failureText } from '../api/client';
-import { FLOW_TYPE_LABELS, type FlowType } from '../../shared/stats/constants';
+import { notify } from '../common/toaster';
+import { FLOW_TYPE_LABELS, type FlowType, STATS_LOAD_FAILED_TEXT } from '../../shared/stats/constants';
 import { formatBandwidth, formatBytes, formatRequests } from '../../shared/stats/units';
 import { today } from '../../shared/stats/params';
 import { DateRange } from './selectors';
@@ -35,7 +36,12 @@ export default function FlowTopPage() {
     api
       .get(url, { flow_type: flowType, ...range })
       .then((r) => live && (setData(r.data), setFailure(null)))
-      .catch((e) => live && setFailure(failureText(e)));
+      .catch((e) => {
+        // spec 001 §8: statistics errors are error toasts
+        if (!live) return;
+        setFailure(failureText(e));
+        notify(failureText(e), 'danger');
+      });
     return () => {
       live = false;
     };
@@ -56,9 +62,8 @@ export default function FlowTopPage() {
           ))}
         </Tabs>
       )}
-      {failure && <Callout intent="danger">{failure}</Callout>}
       {!data ? (
-        <Spinner className="stats-spinner" />
+        failure ? <NonIdealState icon="error" title="暂无数据" description={STATS_LOAD_FAILED_TEXT} /> : <Spinner className="stats-spinner" />
       ) : data.buckets.length === 0 ? (
         <NonIdealState icon="search" title="该时段暂无流量" />
       ) : (

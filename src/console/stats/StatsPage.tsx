@@ -8,21 +8,20 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import './stats.css';
 import { useSearchParams } from 'react-router-dom';
-import { Button, Callout, Card, H3, H5, HTMLSelect, NonIdealState, SegmentedControl, Spinner, Switch, Tooltip } from '@blueprintjs/core';
+import { Button, Card, H3, H5, HTMLSelect, NonIdealState, SegmentedControl, Spinner, Switch, Tooltip } from '@blueprintjs/core';
 import { Tab, Tabs } from '../common/Tabs';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
 import {
   CARRIERS, FLOW_SOURCES, FLOW_SOURCE_LABELS, FLOW_TYPE_LABELS, LINE_95_LABEL, LIVE_TYPE_LABELS, REGIONS, REGION_PIE_SLICES, STATS_LOAD_DELAY_MS,
-  STATS_REFRESH_MS, AUTHORIZED_AUTOLOAD_LIMIT, AUTHORIZED_SELECT_MAX, BACKSOURCE_FOLLOW_TEXT, carrierLabel, shows95Line, type FlowSource, type FlowType, type LiveType,
-} from '../../shared/stats/constants';
+  STATS_REFRESH_MS, AUTHORIZED_AUTOLOAD_LIMIT, AUTHORIZED_SELECT_MAX, BACKSOURCE_FOLLOW_TEXT, carrierLabel, shows95Line, type FlowSource, type FlowType, type LiveType, STATS_LOAD_FAILED_TEXT } from '../../shared/stats/constants';
 import { BANDWIDTH_UNITS, BYTE_UNITS, REQUEST_UNITS, formatBandwidth, formatBytes, formatRequests, inUnit, pickUnit } from '../../shared/stats/units';
 import { isOverLimit, toSearchParams, today } from '../../shared/stats/params';
 import { formatTime } from '../../shared/stats/time';
 import { BarChart, PieChart, TrendChart, type Slice } from './charts';
 import { ChinaMap, type MapRow } from './ChinaMap';
 import { DateRange, LiveSearch, MultiSelector, SingleSelector, type Selection } from './selectors';
-import { DetailDialog, RankingDialog, RealNamePrompt, StatsNav, useAuthorizedService, useFlowTypes, usePriceConfig, type SliceRef } from './common';
+import { DetailDialog, RankingDialog, RegionCarrierDialog, RealNamePrompt, StatsNav, useAuthorizedService, useFlowTypes, usePriceConfig, type SliceRef } from './common';
 
 const OVERSEAS = ['asia_pacific', 'north_america', 'europe', 'oceania', 'south_america', 'africa'];
 const DOWNLOAD_URL: Partial<Record<FlowType, string>> = {
@@ -95,6 +94,7 @@ export default function StatsPage() {
   const [loading, setLoading] = useState(false);
   const [slice, setSlice] = useState<SliceRef | null>(null);
   const [ranking, setRanking] = useState(false);
+  const [regionIsp, setRegionIsp] = useState(false);
 
   // the initial flow type: the URL's, else the first the account has
   useEffect(() => {
@@ -199,7 +199,14 @@ export default function StatsPage() {
         setMapRows(m.data);
         setFailure(null);
       } catch (e) {
-        if (my === seq.current) setFailure(failureText(e));
+        // spec 001 §8: a statistics error shows as an error toast, once per message
+        if (my === seq.current) {
+          const text = failureText(e);
+          setFailure((before) => {
+            if (before !== text) notify(text, 'danger');
+            return text;
+          });
+        }
       } finally {
         if (my === seq.current) setLoading(false);
       }
@@ -278,9 +285,8 @@ export default function StatsPage() {
           )}
         </div>
       </Card>
-      {failure && <Callout intent="danger" className="stats-failure">{failure}</Callout>}
       {!stat ? (
-        <Spinner className="stats-spinner" />
+        failure ? <NonIdealState icon="error" title="暂无数据" description={STATS_LOAD_FAILED_TEXT} className="stats-failure" /> : <Spinner className="stats-spinner" />
       ) : (
         <>
           <div className="stats-summary">
@@ -390,7 +396,12 @@ export default function StatsPage() {
                 />
               </Card>
               <Card className="chart-card wide">
-                <H5>地区运营商分布（前 10 个地区）</H5>
+                <div className="chart-head">
+                  <H5>地区运营商分布（前 10 个地区）</H5>
+                  <span className="chart-actions">
+                    <Button variant="minimal" intent="primary" text="查看详情" onClick={() => setRegionIsp(true)} data-testid="view-region-isp" />
+                  </span>
+                </div>
                 <BarChart
                   testId="bar-region-isp"
                   rows={share.top_of_region_and_proportion.map((r: any) => ({ key: r.province, label: r.name, values: Object.fromEntries(share.region_top.carriers.map((c: any) => [c.isp, r[c.isp] ?? 0])) }))}
@@ -404,6 +415,7 @@ export default function StatsPage() {
       )}
       <DetailDialog slice={slice} flowTypes={flowTypes} flowType={flowType} query={query ?? {}} onClose={() => setSlice(null)} />
       <RankingDialog open={ranking} rows={share?.region_rank ?? []} onClose={() => setRanking(false)} />
+      <RegionCarrierDialog open={regionIsp} share={share} onClose={() => setRegionIsp(false)} />
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { formatBytes, formatRequests } from '../../shared/stats/units';
 import { grantedOnly, isChild, maySeeKind } from '../../shared/permissions';
 import type { ServiceKind } from '../../shared/services';
 import { LevelPicker } from './selectors';
+import { BarChart } from './charts';
 
 export function useSessionUser() {
   const s = useAtomValue(sessionAtom);
@@ -212,6 +213,52 @@ export function RankingDialog(props: { open: boolean; rows: { rank: number; regi
                 <td>{formatBytes(r.bytes)}</td>
                 <td>{formatRequests(r.reqs)}</td>
                 <td>{r.share}%</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </DialogBody>
+      <DialogFooter actions={<Button text="关闭" onClick={props.onClose} />} />
+    </Dialog>
+  );
+}
+
+/**
+ * The top regions by carrier as a modal (spec 001 §2.2 "top-regions-by-carrier chart modal"): the
+ * stacked bars of the ten regions with the most traffic, and their figures by carrier in a table.
+ */
+export function RegionCarrierDialog(props: {
+  open: boolean;
+  share: { top_of_region_and_proportion: Record<string, any>[]; region_top: { carriers: { isp: string; name: string }[] } } | null;
+  onClose: () => void;
+}) {
+  const rows = props.share?.top_of_region_and_proportion ?? [];
+  const carriers = props.share?.region_top.carriers ?? [];
+  return (
+    <Dialog isOpen={props.open} onClose={props.onClose} title="地区运营商分布" className="stats-region-isp-dialog" style={{ width: 860 }}>
+      <DialogBody>
+        <BarChart
+          testId="bar-region-isp-modal"
+          rows={rows.map((r) => ({ key: r.province, label: r.name, values: Object.fromEntries(carriers.map((c) => [c.isp, r[c.isp] ?? 0])) }))}
+          stack={carriers.map((c) => ({ key: c.isp, label: c.name }))}
+          format={formatBytes}
+        />
+        <HTMLTable compact striped className="ranking-table" data-testid="region-isp-table">
+          <thead>
+            <tr>
+              <th>地区</th>
+              {carriers.map((c) => (
+                <th key={c.isp}>{c.name}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.province}>
+                <td>{r.name}</td>
+                {carriers.map((c) => (
+                  <td key={c.isp}>{formatBytes(r[c.isp] ?? 0)}</td>
+                ))}
               </tr>
             ))}
           </tbody>

@@ -75,6 +75,9 @@ function Pager(props: { pager: CursorPager; onCursor: (c: { since?: number; max?
  * selected panel with 清空 and 确定. The button reads 全部 when nothing is chosen, else the count.
  */
 export function MultiSelector(props: { flowType: FlowType; value: Selection; onChange: (s: Selection) => void; max?: number; hidePaging?: boolean }) {
+  // spec 001 §4: a selector without its inputs fails at once, by name (a page bug, not a customer's)
+  if (!props.flowType) throw new Error('type is required');
+  if (!props.value) throw new Error('selected is required');
   const max = props.max ?? MULTI_SELECT_MAX;
   const [open, setOpen] = useState(false);
   const [tab, setTab] = useState<SelectionType>(props.value.type);
@@ -163,15 +166,33 @@ export function MultiSelector(props: { flowType: FlowType; value: Selection; onC
  * Single selector: the security CDN picks a service, mingmou an accelerated domain; the first item is
  * chosen when none is.
  */
-export function SingleSelector(props: { flowType: FlowType; tab: SelectionType; value: string; onChange: (v: string) => void; hidePaging?: boolean }) {
+export function SingleSelector(props: {
+  flowType: FlowType;
+  tab: SelectionType;
+  value: string;
+  onChange: (v: string) => void;
+  hidePaging?: boolean;
+  /** Tabs 服务名称 / 加速域名 in the list; a pick answers the item and its tab (the live search). */
+  switchable?: boolean;
+  onPick?: (item: { name: string; sub?: string }, tab: SelectionType) => void;
+}) {
+  if (!props.flowType) throw new Error('type is required');
+  if (!props.tab) throw new Error('active is required');
+  const [tab, setTab] = useState<SelectionType>(props.tab);
   const [text, setText] = useState('');
   const search = useDebounced(text);
   const [cursor, setCursor] = useState<{ since?: number; max?: number }>({});
-  const list = usePagedList(props.flowType, props.tab, search, cursor);
+  const list = usePagedList(props.flowType, tab, search, cursor);
   useEffect(() => {
-    if (!props.value && list.items && list.items.length) props.onChange(list.items[0].name);
+    if (!props.value && tab === props.tab && list.items && list.items.length) props.onChange(list.items[0].name);
   }, [list.items, props.value]);
   const [open, setOpen] = useState(false);
+  /** Changing the tab clears the search text and the cursor (spec 001 §4). */
+  const changeTab = (t: SelectionType) => {
+    setTab(t);
+    setText('');
+    setCursor({});
+  };
   return (
     <Popover
       isOpen={open}
@@ -179,7 +200,13 @@ export function SingleSelector(props: { flowType: FlowType; tab: SelectionType; 
       placement="bottom-start"
       content={
         <div className="single-selector" data-testid="single-selector">
-          <InputGroup leftIcon="search" placeholder={props.tab === 'bucket' ? '搜索服务名称' : '搜索加速域名'} value={text} onChange={(e) => setText(e.target.value)} />
+          {props.switchable && (
+            <Tabs id="single-selector-tabs" selectedTabId={tab} onChange={(t) => changeTab(t as SelectionType)}>
+              <Tab id="bucket" title="服务名称" />
+              <Tab id="domain" title="加速域名" />
+            </Tabs>
+          )}
+          <InputGroup leftIcon="search" aria-label={tab === 'bucket' ? '搜索服务名称' : '搜索加速域名'} placeholder={tab === 'bucket' ? '搜索服务名称' : '搜索加速域名'} value={text} onChange={(e) => setText(e.target.value)} />
           {list.items === null ? (
             <Spinner size={20} />
           ) : list.items.length === 0 ? (
@@ -193,9 +220,10 @@ export function SingleSelector(props: { flowType: FlowType; tab: SelectionType; 
                     fill
                     alignText="start"
                     active={it.name === props.value}
-                    text={it.name}
+                    text={tab === 'domain' && it.sub ? `${it.name}（${it.sub}）` : it.name}
                     onClick={() => {
-                      props.onChange(it.name);
+                      if (props.onPick) props.onPick(it, tab);
+                      else props.onChange(it.name);
                       setOpen(false);
                     }}
                   />
@@ -214,7 +242,10 @@ export function SingleSelector(props: { flowType: FlowType; tab: SelectionType; 
   );
 }
 
-/** Live statistics: a service (single), then one of its domains or all domains. */
+/**
+ * Live statistics (spec 001 §2.4): choose a service or a domain, then one of the service's domains or
+ * 全部域名. A domain chosen in the list selects its service and itself.
+ */
 export function LiveSearch(props: { bucket: string; domain: string; onChange: (bucket: string, domain: string) => void; hidePaging?: boolean }) {
   const [domains, setDomains] = useState<string[]>([]);
   useEffect(() => {
@@ -230,7 +261,15 @@ export function LiveSearch(props: { bucket: string; domain: string; onChange: (b
   }, [props.bucket]);
   return (
     <div className="live-search" data-testid="live-search">
-      <SingleSelector flowType="live" tab="bucket" value={props.bucket} onChange={(b) => props.onChange(b, '')} hidePaging={props.hidePaging} />
+      <SingleSelector
+        flowType="live"
+        tab="bucket"
+        switchable
+        value={props.bucket}
+        onChange={(b) => props.onChange(b, '')}
+        onPick={(it, tab) => (tab === 'domain' ? it.sub && props.onChange(it.sub, it.name) : props.onChange(it.name, ''))}
+        hidePaging={props.hidePaging}
+      />
       <HTMLSelect aria-label="直播域名" value={props.domain} onChange={(e) => props.onChange(props.bucket, e.target.value)} options={[{ label: '全部域名', value: '' }, ...domains.map((d) => ({ label: d, value: d }))]} />
     </div>
   );

@@ -121,6 +121,8 @@ export const SELECTION_OVER_LIMIT = 20;
 /** Region share lists: top 10 plus "other"; the region pie shows 11; rankings 10. */
 export const REGION_TOP = 10;
 export const REGION_PIE_SLICES = 11;
+/** Under a statistics chart that could not load (the error itself is a toast, §8). */
+export const STATS_LOAD_FAILED_TEXT = '统计数据加载失败，请稍后刷新重试。';
 export const NO_MATCH_TEXT = '未找到匹配项';
 export const LINE_95_LABEL = '95 带宽峰值';
 
