@@ -1,14 +1,13 @@
 import type { CurrentUser, Usage } from '../shared/account';
-import { api, ApiFailure } from './api/client';
+import { api } from './api/client';
 import { sessionAtom, store } from './state';
 
-/** Asks the server who is signed in; 401 means nobody. */
+/** Asks the server who is signed in: a visitor is answered with user null (no 401 in the browser's console). */
 export async function loadSession(): Promise<void> {
   try {
-    const res = await api.get<{ data: Usage; user: CurrentUser }>('/api/accounts/v2/usage/');
-    store.set(sessionAtom, { status: 'signedIn', user: res.user, usage: res.data });
-  } catch (e) {
-    if (e instanceof ApiFailure && e.status === 401) store.set(sessionAtom, { status: 'anonymous' });
-    else store.set(sessionAtom, { status: 'anonymous' });
+    const res = await api.get<{ data: Usage | null; user: CurrentUser | null }>('/api/accounts/session/');
+    store.set(sessionAtom, res.user && res.data ? { status: 'signedIn', user: res.user, usage: res.data } : { status: 'anonymous' });
+  } catch {
+    store.set(sessionAtom, { status: 'anonymous' });
   }
 }

@@ -1,10 +1,21 @@
-import { test, expect } from '@playwright/test';
-import { PASSWORD, signIn } from './helpers';
+import { test, expect, allowConsoleError, PASSWORD, signIn } from './helpers';
 
 test('a signed-out visit to an unknown URL lands on /login/', async ({ page }) => {
   await page.goto('/some/unknown/place');
   await expect(page).toHaveURL(/\/login\/$/);
   await expect(page.getByRole('heading', { name: '登录云控制台' })).toBeVisible();
+});
+
+test('the login page asks who is signed in without an error status: the browser logs nothing (issue 20 item 13)', async ({ page }) => {
+  const statuses: string[] = [];
+  const logged: string[] = [];
+  page.on('response', (r) => r.status() >= 400 && statuses.push(`${r.status()} ${new URL(r.url()).pathname}`));
+  page.on('console', (m) => m.type() === 'error' && logged.push(m.text()));
+  await page.goto('/login/');
+  await expect(page.getByRole('heading', { name: '登录云控制台' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(statuses).toEqual([]);
+  expect(logged).toEqual([]);
 });
 
 test('a signed-out visit to a public path stays there', async ({ page }) => {
@@ -94,6 +105,8 @@ async function readOutboxCode(request: import('@playwright/test').APIRequestCont
 
 test('a section whose chunk fails to load shows a message with a reload action, inside the frame', async ({ page }) => {
   await signIn(page);
+  // the section's chunk fails to load on purpose
+  allowConsoleError(page, /net::ERR_FAILED \(http:\/\/[^/]+\/app\/service\.[0-9a-f]+\.js\)$/);
   await page.route(/\/app\/service\.[0-9a-f]+\.js$/, (route) => route.abort());
   await page.getByRole('link', { name: 'CDN', exact: true }).click();
   await expect(page.getByText('页面加载失败')).toBeVisible();
@@ -121,7 +134,9 @@ test('the login page: a request that fails shows its own exception text, a 5xx s
   await page.goto('/login/');
   await page.locator('#login-username').fill('demo');
   await page.locator('#login-password').fill('demo123456');
-  // the request itself fails (no answer at all)
+  // the request itself fails (no answer at all), then answers 500: both on purpose
+  allowConsoleError(page, /net::ERR_CONNECTION_RESET .*\/accounts\/two_step_verify\/status\//);
+  allowConsoleError(page, /status of 500 .*\/accounts\/two_step_verify\/status\//);
   await page.route('**/accounts/two_step_verify/status/**', (route) => route.abort('connectionreset'));
   await page.getByRole('button', { name: '登录' }).click();
   await expect(page.getByRole('alert')).toHaveText('发生了点错误，请稍后再尝试');

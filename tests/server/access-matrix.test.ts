@@ -104,6 +104,8 @@ const MATRIX: Record<string, Case[]> = {
   'PUT /accounts/two_step_verify/code': [{ req: send('PUT', '/accounts/two_step_verify/code', (r) => ({ username: `nobody_${r.name}`, password: 'wrong' })), allow: anyone }],
   'POST /accounts/signin/': [{ req: send('POST', '/accounts/signin/', (r) => ({ username: `nobody_${r.name}`, password: 'wrong' })), allow: anyone }],
   'GET /api/accounts/v2/usage/': [{ req: get('/api/accounts/v2/usage/'), allow: signedIn }],
+  // a visitor is answered too (user null): tests/server/session-route.test.ts checks what each one gets
+  'GET /api/accounts/session/': [{ req: get('/api/accounts/session/'), allow: anyone }],
   'GET /api/account/child/': [{ req: get('/api/account/child/'), allow: isMain }],
   'GET /api/account/child/check/': [{ req: get('/api/account/child/check/?check_type=username&check_value=demo_ops'), allow: isMain }],
   'PUT /api/account/child/': [{ note: 'a taken name', req: send('PUT', '/api/account/child/', () => ({ child_name: 'demo_ops', password: 'secret123', permissions: ['cdn', 'stats'] })), allow: isMain }],

@@ -9,6 +9,7 @@ import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
+import { accountsAnswers } from './answers';
 import type { SmsSender } from '../sms/outbox';
 import { assertSmsAllowed } from '../sms/outbox';
 import { hashCode, hashPassword, verifyPassword } from './passwords';
@@ -190,4 +191,19 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
     const user = req.user!;
     return ok(await usageOf(db, user.account_id), { user: publicUser(user) });
   });
+
+  // who is signed in, for the console's first screen: a visitor is an answer (data and user null), not
+  // a 401 the browser would log as an error on the login page (issue 20 item 13); the same shape as usage
+  app.get(
+    '/api/accounts/session/',
+    {
+      config: { access: 'public', openapi: { summary: '当前会话：已登录时为当前用户与账户余额，未登录时 data 与 user 为 null' } },
+      schema: { response: { 200: accountsAnswers['GET /api/accounts/v2/usage/'] } },
+    },
+    async (req) => {
+      const user = req.user;
+      if (!user) return ok(null, { user: null });
+      return ok(await usageOf(db, user.account_id), { user: publicUser(user) });
+    },
+  );
 }
