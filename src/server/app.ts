@@ -50,6 +50,7 @@ import { billingRoutes } from './billing/section';
 import { externalSection } from './external/section';
 import { toFieldErrors } from '../../schemas/errors';
 import { errorBody, UNKNOWN_ERROR_CODE } from '../shared/errors';
+import { consolePageHeaders } from './http/csp';
 
 export interface AppDeps {
   db: DB;
@@ -127,7 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!fs.existsSync(indexFile)) {
       return reply.status(503).type('text/plain; charset=utf-8').send('控制台尚未构建，请先运行 npm run build');
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexFile));
+    // the page's Content-Security-Policy and frame-ancestors 'none' (./http/csp.ts)
+    return consolePageHeaders(req, reply, config.publicUrl).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexFile));
   });
   return app;
 }
