@@ -1,7 +1,9 @@
 /** Own certificates parsed for real, and per-domain HTTPS (spec 002 Certificates). */
 import fs from 'node:fs';
 import path from 'node:path';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { startTestServer, Client, type TestServer } from './helpers';
+import { DEMO_CERTIFICATE_DAYS } from '../../src/server/certificates/seed';
 
 const pem = (f: string) => fs.readFileSync(path.join(__dirname, '../fixtures/certs', f), 'utf8');
 let s: TestServer;
@@ -27,7 +29,8 @@ describe('upload', () => {
   });
 
   it('answers status 2 for a certificate already uploaded (the demo wildcard is seeded)', async () => {
-    const res = await upload({ certificate: pem('chain.pem'), private_key: pem('leaf.key') });
+    const seeded = await s.db.selectFrom('certificates').select(['certificate', 'private_key']).where('remark', '=', '演示通配符证书').executeTakeFirstOrThrow();
+    const res = await upload({ certificate: seeded.certificate, private_key: seeded.private_key });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ error_code: 21704, message: '该证书已存在', data: { status: 2 } });
   });
@@ -75,6 +78,17 @@ describe('list, search, view, download, delete', () => {
     expect(list.data.map((x: { common_name: string }) => x.common_name)).toEqual(['www.secure-example.com', '*.demo-example.com']);
     expect(list.data[1].bound).toEqual(['www.demo-example.com']);
     expect(list.pager).toEqual({ since: null, max: null });
+  });
+
+  it('the demo certificate is issued at seed time for a year by the sandbox CA, not valid for a century (issue 20 item 14)', async () => {
+    const row = await s.db.selectFrom('certificates').selectAll().where('remark', '=', '演示通配符证书').executeTakeFirstOrThrow();
+    const x = new X509Certificate(row.certificate);
+    const days = (Date.parse(x.validTo) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(DEMO_CERTIFICATE_DAYS - 2);
+    expect(days).toBeLessThanOrEqual(DEMO_CERTIFICATE_DAYS);
+    expect(x.issuer).toMatch(/Sandbox Test CA/);
+    expect(x.subjectAltName).toBe('DNS:*.demo-example.com, DNS:demo-example.com');
+    expect(x.checkPrivateKey(createPrivateKey(row.private_key))).toBe(true);
   });
 
   it('finds certificates covering a domain, wildcards one level deep', async () => {
