@@ -28,6 +28,7 @@ import { hashCode, hashPassword, randomToken } from './passwords';
 import { newCaptcha, spendCaptcha } from './captcha';
 import { assertMailAllowed, sendContactCode, spendContactCode, type Mailer } from './mail';
 import { findUserForSignin } from './users';
+import { decoyContact } from './decoy';
 import { maskMobile } from '../../shared/account';
 import { ACTIVATION_TTL_HOURS, REGISTER_CHECK_MAX_PER_IP, REGISTER_CHECK_WINDOW_MINUTES, mailLoginUrl, maskMiddle } from '../../shared/security';
 import { takeSlot } from './limits';
@@ -249,7 +250,8 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
       await spendCaptcha(db, req.body.captcha_id, req.body.captcha);
       const via = req.body.via ?? 'sms';
       const user = await findUserForSignin(db, req.body.account.trim());
-      if (!user || user.parent_id !== null) throw new ApiError(21120, 400, [{ path: '/account', message: '账号不存在' }]);
+      // no such main account: answered as if a code were sent, to a made-up masked contact (./decoy.ts)
+      if (!user || user.parent_id !== null) return ok(undefined, await decoyContact(db, req.body.account, via));
       const target = via === 'sms' ? user.mobile : user.email;
       if (!target) throw new ApiError(21132, 400, [{ path: '/via', message: via === 'sms' ? '该账号未绑定手机号，请选择邮箱验证' : '该账号未绑定邮箱，请选择短信验证' }]);
       await sendContactCode(db, { sms, mail }, { target, userId: user.id, via }, 'resetpwd');
@@ -265,7 +267,8 @@ export function registrationRoutes(app: FastifyInstance, db: DB, config: ServerC
     },
     async (req) => {
       const user = await findUserForSignin(db, req.body.account.trim());
-      if (!user || user.parent_id !== null) throw new ApiError(21120, 400, [{ path: '/account', message: '账号不存在' }]);
+      // no such main account: a wrong code, as for an account (./decoy.ts)
+      if (!user || user.parent_id !== null) throw new ApiError(21102, 400, [{ path: '/code', message: '验证码错误' }]);
       const target = (req.body.via ?? 'sms') === 'sms' ? user.mobile : user.email;
       if (!target) throw new ApiError(21102, 400, [{ path: '/code', message: '验证码错误' }]);
       await spendContactCode(db, target, 'resetpwd', req.body.code);

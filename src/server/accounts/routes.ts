@@ -17,6 +17,7 @@ import { clearSlots, releaseSlot, takeSlot } from './limits';
 import { spendCaptcha } from './captcha';
 import { endSession, startSession } from './session';
 import { findUserForSignin, publicUser, usageOf } from './users';
+import { decoyTwoStep } from './decoy';
 import { maskMobile } from '../../shared/account';
 import { SIGNIN_IP_MAX_FAILURES, SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MINUTES } from '../../shared/security';
 
@@ -121,7 +122,9 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
     async (req) => {
       const name = (req.query.username ?? '').trim();
       const user = name ? await findUserForSignin(db, name) : undefined;
-      return ok(undefined, { result: Boolean(user?.two_step && user.mobile) });
+      // an unknown name answers as an account would (./decoy.ts): the answer does not tell who exists
+      if (!user) return ok(undefined, { result: name ? await decoyTwoStep(db, name) : false });
+      return ok(undefined, { result: Boolean(user.two_step && user.mobile) });
     },
   );
 

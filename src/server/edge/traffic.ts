@@ -21,11 +21,12 @@ import { retentionCutoff } from '../stats/retention';
 import { SLOT_S } from '../../shared/stats/time';
 import { EDGE_TRAFFIC_COUNTERS, EDGE_TRAFFIC_PATH, type EdgeTrafficAnswer, type EdgeTrafficBatch, type EdgeTrafficRecord } from '../../shared/edge-traffic';
 import './traffic-tables';
+import { BIGINT_MAX } from '../../shared/limits';
 
 const EDGE_KEY_ERROR = 20010;
 /** One lock for the edge's ingestion: two batches of one slot (two nodes) are stored one after the other. */
 const LOCK = 4_218_018;
-const counter = { type: 'integer', minimum: 0, maximum: 9007199254740991 };
+const counter = { type: 'integer', minimum: 0, maximum: BIGINT_MAX };
 
 const batchSchema = {
   type: 'object',

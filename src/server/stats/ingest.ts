@@ -22,12 +22,13 @@ import { KIND_FLOW_TYPE, STORED_FLOW_TYPES, CARRIERS, REGIONS, OTHER_REGION, MAX
 import { DAY_S, SLOT_S, midnightOf } from '../../shared/stats/time';
 import { parseTime } from '../../shared/stats/params';
 import type { ServiceKind } from '../../shared/services';
+import { BIGINT_MAX } from '../../shared/limits';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const COUNTERS = ['bytes', 'reqs', 'hit_reqs', 'dyn_reqs', 'https_reqs', 's2xx', 's3xx', 's4xx', 's5xx', 'time_ms', 'attack_bytes', 'filtered_bytes', 'xss', 'sql_inj', 'other_attack'] as const;
 
-const counter = { type: 'integer', minimum: 0, maximum: 9007199254740991, errorMessage: { type: '须为非负整数', minimum: '须为非负整数' } };
+const counter = { type: 'integer', minimum: 0, maximum: BIGINT_MAX, errorMessage: { type: '须为非负整数', minimum: '须为非负整数' } };
 const ingestBody = {
   type: 'object',
   required: ['slot', 'records'],
