@@ -8,10 +8,13 @@ import { FocusStyleManager } from '@blueprintjs/core';
 import { routes } from './routes';
 import { store } from './state';
 import { translateBlueprintLabels } from './common/blueprintTexts';
+import { keepOutline } from './shell/outline';
 
 // focus rings for the keyboard only: a clicked tab or menu entry keeps no blue box (issue 20 item 10)
 FocusStyleManager.onlyShowFocusOnTabs();
 translateBlueprintLabels();
+// one h1 per page, its title, and headings in order, at whatever size a page draws them (issue 24)
+keepOutline();
 
 const router = createBrowserRouter(routes);
 

@@ -24,7 +24,7 @@ export default function ActivatePage() {
       .catch((e) => setState({ ok: false, text: failureText(e) }));
   }, [search]);
   return (
-    <div className="login-page entry-page">
+    <main className="login-page entry-page">
       <Card className="login-card entry-card" elevation={2}>
         <H3>邮箱验证</H3>
         {!state ? (
@@ -39,6 +39,6 @@ export default function ActivatePage() {
           <Link to="/login/">去登录</Link>
         </div>
       </Card>
-    </div>
+    </main>
   );
 }

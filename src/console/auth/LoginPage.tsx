@@ -173,7 +173,7 @@ export default function LoginPage() {
   }
 
   return (
-    <div className="login-page">
+    <main className="login-page">
       <Card className="login-card" elevation={2}>
         <H3>登录云控制台</H3>
         <form onSubmit={submit} noValidate>
@@ -266,6 +266,6 @@ export default function LoginPage() {
           <Link to="/register/">立即注册</Link>
         </div>
       </Card>
-    </div>
+    </main>
   );
 }

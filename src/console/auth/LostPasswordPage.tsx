@@ -89,7 +89,7 @@ export default function LostPasswordPage() {
   }
 
   return (
-    <div className="login-page entry-page">
+    <main className="login-page entry-page">
       <Card className="login-card entry-card" elevation={2}>
         <H3>找回密码</H3>
         {failure && (
@@ -145,6 +145,6 @@ export default function LostPasswordPage() {
           <Link to="/login/">返回登录</Link>
         </div>
       </Card>
-    </div>
+    </main>
   );
 }

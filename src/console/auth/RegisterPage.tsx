@@ -127,7 +127,7 @@ export default function RegisterPage() {
   }
 
   return (
-    <div className="login-page entry-page">
+    <main className="login-page entry-page">
       <Card className="login-card entry-card" elevation={2}>
         <H3>注册云控制台账号</H3>
         {failure && (
@@ -168,6 +168,6 @@ export default function RegisterPage() {
           <Link to="/login/">立即登录</Link>
         </div>
       </Card>
-    </div>
+    </main>
   );
 }

@@ -10,7 +10,7 @@ export default function RegisterSuccessPage() {
   // only a web address may be opened from the query
   const safeUrl = /^https:\/\/[\w.-]+(\/|$)/.test(mailUrl) ? mailUrl : null;
   return (
-    <div className="login-page entry-page">
+    <main className="login-page entry-page">
       <Card className="login-card entry-card register-success" elevation={2}>
         <H3>
           <Icon icon="tick-circle" intent="success" size={20} /> 注册成功
@@ -28,6 +28,6 @@ export default function RegisterSuccessPage() {
           <Link to="/login/">返回登录</Link>
         </div>
       </Card>
-    </div>
+    </main>
   );
 }

@@ -4,7 +4,9 @@
  * spinner ("loading"), a tag's remove button, the collapsed breadcrumbs. A screen reader would announce
  * them in English in a Chinese console (issue 24). This observer renames them as they appear, once for
  * the whole console, and points a NumericInput's steppers at the input they control (Blueprint names its
- * own generated id even when the input carries ours, so `aria-controls` pointed at nothing).
+ * own generated id even when the input carries ours, so `aria-controls` pointed at nothing). An `Alert`
+ * has no title, so its alert dialog had no name: it is named by its message (what a screen reader then
+ * announces first), unless the page gave it a name of its own.
  */
 export const BLUEPRINT_LABELS: Record<string, string> = {
   Close: '关闭',
@@ -21,6 +23,8 @@ const SELECTOR = Object.keys(BLUEPRINT_LABELS)
   .map((label) => `[aria-label="${label}"]`)
   .join(', ');
 
+let alertIds = 0;
+
 function fix(root: ParentNode): void {
   root.querySelectorAll<HTMLElement>(SELECTOR).forEach((el) => {
     el.setAttribute('aria-label', BLUEPRINT_LABELS[el.getAttribute('aria-label') ?? ''] ?? el.getAttribute('aria-label')!);
@@ -30,6 +34,12 @@ function fix(root: ParentNode): void {
     const input = button.closest('.bp6-numeric-input')?.querySelector('input');
     if (input?.id) button.setAttribute('aria-controls', input.id);
     else button.removeAttribute('aria-controls');
+  });
+  root.querySelectorAll<HTMLElement>('[role="alertdialog"]:not([aria-label]):not([aria-labelledby])').forEach((alert) => {
+    const message = alert.querySelector<HTMLElement>('.bp6-alert-contents');
+    if (!message) return;
+    if (!message.id) message.id = `alert-message-${++alertIds}`;
+    alert.setAttribute('aria-labelledby', message.id);
   });
 }
 

@@ -37,7 +37,7 @@ export default function AuthorizationLoginPage() {
     }
   }
   return (
-    <div className="login-page entry-page">
+    <main className="login-page entry-page">
       <Card className="login-card entry-card authorization-card" elevation={2}>
         <H3>授权登录</H3>
         {error && <Callout intent="danger">{error}</Callout>}
@@ -68,6 +68,6 @@ export default function AuthorizationLoginPage() {
           </>
         )}
       </Card>
-    </div>
+    </main>
   );
 }

@@ -33,13 +33,13 @@ export default function TextPage() {
   const { pathname } = useLocation();
   const text = pathname.startsWith('/lets-disclaimer') ? DISCLAIMER : PROTOCOL;
   return (
-    <div className="login-page entry-page">
+    <main className="login-page entry-page">
       <Card className="login-card entry-card text-page" elevation={2} style={{ maxWidth: 760 }}>
         <H3>{text.title}</H3>
         {text.paragraphs.map((p) => (
           <p key={p.slice(0, 12)}>{p}</p>
         ))}
       </Card>
-    </div>
+    </main>
   );
 }

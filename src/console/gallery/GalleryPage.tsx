@@ -265,16 +265,16 @@ function GalleryDetail({ entry }: { entry: GalleryEntry }) {
           </Card>
           <Card className="gallery-data">
             <H5>实时数据（JSON）</H5>
-            <pre className="gallery-json" aria-label="实时数据">
+            <pre className="gallery-json" role="region" aria-label="实时数据" tabIndex={0}>
               {formData === undefined ? '（空）' : JSON.stringify(formData, null, 2)}
             </pre>
           </Card>
           <Card className="gallery-files">
             <H5>声明文件</H5>
             <Tabs id={`gallery-files-${entry.id}`} renderActiveTabPanelOnly>
-              <Tab id="setting" title="setting.json" panel={<pre className="gallery-json">{JSON.stringify(meta, null, 2)}</pre>} />
-              <Tab id="schema" title="schema.json" panel={<pre className="gallery-json">{JSON.stringify(schema, null, 2)}</pre>} />
-              <Tab id="ui" title="ui.json" panel={<pre className="gallery-json">{JSON.stringify(ui, null, 2)}</pre>} />
+              <Tab id="setting" title="setting.json" panel={<pre className="gallery-json" tabIndex={0}>{JSON.stringify(meta, null, 2)}</pre>} />
+              <Tab id="schema" title="schema.json" panel={<pre className="gallery-json" tabIndex={0}>{JSON.stringify(schema, null, 2)}</pre>} />
+              <Tab id="ui" title="ui.json" panel={<pre className="gallery-json" tabIndex={0}>{JSON.stringify(ui, null, 2)}</pre>} />
             </Tabs>
           </Card>
         </div>

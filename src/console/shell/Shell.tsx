@@ -41,44 +41,48 @@ export default function Shell() {
       >
         跳到主要内容
       </a>
-      <Navbar className="shell-top">
-        <NavbarGroup align={Alignment.START}>
-          <NavbarHeading>
-            <NavLink to="/dashboard/" className="brand">云控制台</NavLink>
-          </NavbarHeading>
-          <NavbarDivider />
-          <span className="section-title">{titleFor(pathname, businessType)}</span>
-          {user && !user.child && (
-            <>
-              <NavbarDivider />
-              <ServiceSearch />
-            </>
-          )}
-        </NavbarGroup>
-        <NavbarGroup align={Alignment.END}>
-          {user && !user.child && <MessageBell />}
-          <Popover
-            placement="bottom-end"
-            content={
-              <Menu>
-                <MenuItem text={user?.username} disabled />
-                <MenuDivider />
-                {user && !user.child && (
-                  <>
-                    {ACCOUNT_MENU.map((m) => (
-                      <MenuItem key={m.path} icon={m.icon} text={m.label} onClick={() => navigate(m.path)} />
-                    ))}
-                    <MenuDivider />
-                  </>
-                )}
-                <MenuItem icon="log-out" text="退出登录" href="/accounts/signout/" />
-              </Menu>
-            }
-          >
-            <Button variant="minimal" icon="user" endIcon="caret-down" text={user?.username} className="account-menu" />
-          </Popover>
-        </NavbarGroup>
-      </Navbar>
+      {/* the landmarks (issue 24): the top bar is the banner, the product menu a nav, the page the main;
+          the page's one h1 and its headings' order are kept by ./outline.ts */}
+      <header className="shell-header">
+        <Navbar className="shell-top">
+          <NavbarGroup align={Alignment.START}>
+            <NavbarHeading>
+              <NavLink to="/dashboard/" className="brand">云控制台</NavLink>
+            </NavbarHeading>
+            <NavbarDivider />
+            <span className="section-title">{titleFor(pathname, businessType)}</span>
+            {user && !user.child && (
+              <>
+                <NavbarDivider />
+                <ServiceSearch />
+              </>
+            )}
+          </NavbarGroup>
+          <NavbarGroup align={Alignment.END}>
+            {user && !user.child && <MessageBell />}
+            <Popover
+              placement="bottom-end"
+              content={
+                <Menu>
+                  <MenuItem text={user?.username} disabled />
+                  <MenuDivider />
+                  {user && !user.child && (
+                    <>
+                      {ACCOUNT_MENU.map((m) => (
+                        <MenuItem key={m.path} icon={m.icon} text={m.label} onClick={() => navigate(m.path)} />
+                      ))}
+                      <MenuDivider />
+                    </>
+                  )}
+                  <MenuItem icon="log-out" text="退出登录" href="/accounts/signout/" />
+                </Menu>
+              }
+            >
+              <Button variant="minimal" icon="user" endIcon="caret-down" text={user?.username} className="account-menu" />
+            </Popover>
+          </NavbarGroup>
+        </Navbar>
+      </header>
       <div className="shell-body">
         <nav className="shell-menu" aria-label="产品菜单">
           <ul className="product-menu">
