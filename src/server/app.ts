@@ -49,7 +49,8 @@ import { moneyRoutes } from './billing/pay';
 import { billingRoutes } from './billing/section';
 import { externalSection } from './external/section';
 import { toFieldErrors } from '../../schemas/errors';
-import { errorBody, UNKNOWN_ERROR_CODE } from '../shared/errors';
+import { errorBody, SERVER_BUSY_CODE, UNKNOWN_ERROR_CODE } from '../shared/errors';
+import { DatabaseBusyError } from './db/pglite-pool';
 import { consolePageHeaders } from './http/csp';
 
 export interface AppDeps {
@@ -72,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerValidation(app);
   registerOriginCheck(app);
   registerContentTypeCheck(app);
-  registerSessions(app, db);
+  registerSessions(app, db, { cacheMs: config.sessionCacheMs });
   registerAccessControl(app, db);
   const routeTable = collectRoutes(app); // before any route: the OpenAPI document is built from it
 
@@ -80,6 +81,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (err instanceof ApiError) return reply.status(err.status).send(err.body());
     if (err.validation) return reply.status(400).send(errorBody(VALIDATION_ERROR, toFieldErrors(err.validation)));
     if (err.statusCode && err.statusCode < 500) return reply.status(err.statusCode).send(errorBody(VALIDATION_ERROR));
+    // the embedded database could not be had in time (src/server/db/pglite-pool.ts): come back in a moment
+    if (err instanceof DatabaseBusyError) return reply.status(503).header('retry-after', '1').send(errorBody(SERVER_BUSY_CODE));
     req.log.error(err);
     return reply.status(500).send(errorBody(UNKNOWN_ERROR_CODE));
   });

@@ -17,6 +17,13 @@ export interface ServerConfig {
   seedDemo: boolean;
   /** Session lifetime in seconds. */
   sessionTtl: number;
+  /** How long a server process remembers a signed-in session (SESSION_CACHE_MS, default 5,000 ms; 0: not at all). docs/performance.md */
+  sessionCacheMs?: number;
+  /**
+   * PGlite only: how long a request waits for the single database connection (DB_WAIT_MS, default 2,000 ms)
+   * and how many may wait at once (DB_QUEUE_MAX, default 200); beyond either the answer is 503. docs/operations.md
+   */
+  dbQueue?: { waitMs: number; maxWaiting: number };
   /** Secure cookies always (SECURE_COOKIES=1); without it, a cookie is Secure whenever the request came over HTTPS (directly or through a trusted proxy). */
   secureCookies: boolean;
   /**
@@ -120,6 +127,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     distDir: env.DIST_DIR ?? path.join(root, 'dist'),
     seedDemo,
     sessionTtl: Number(env.SESSION_TTL ?? 7 * 24 * 3600),
+    sessionCacheMs: Number(env.SESSION_CACHE_MS ?? 5000),
+    dbQueue: { waitMs: Number(env.DB_WAIT_MS ?? 2000), maxWaiting: Number(env.DB_QUEUE_MAX ?? 200) },
     secureCookies: flag(env.SECURE_COOKIES, false),
     logSms: flag(env.LOG_SMS, true),
     logLevel: env.LOG_LEVEL ?? 'info',

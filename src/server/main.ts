@@ -26,7 +26,8 @@ async function main() {
   const config = configFromEnv();
   // progress on the terminal of `npm start` (plain lines; the server's own log follows)
   console.log(`正在打开数据库并执行迁移（${config.databaseUrl ? 'PostgreSQL' : 'PGlite ' + config.dataDir}）……`);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // on PGlite a request waits for the database at most DB_WAIT_MS, behind at most DB_QUEUE_MAX others (docs/operations.md)
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, queue: config.dbQueue });
   const seeded = config.seedDemo ? await seedDemo(db) : false;
   if (seeded) console.log('已创建演示账号与服务。');
   // the demo's services fetch from the demo origin on the edge (docs/edge.md)

@@ -200,6 +200,9 @@ export function errorText(code: number | string | undefined | null): string {
 /** Central texts of spec 000 §8 for transport-level failures. */
 export const HTTP_4XX_TEXT = '请求出错了，刷新试试';
 export const HTTP_5XX_TEXT = '网络似乎不稳定，刷新试试';
+/** The server could not get its database in time (503 with Retry-After; docs/operations.md): the 5xx text. */
+export const SERVER_BUSY_CODE = 21002;
+(ERROR_TEXTS as Record<number, string>)[SERVER_BUSY_CODE] = HTTP_5XX_TEXT;
 export const THROWN_FAILURE_TEXT = '未知错误，请联系我们的客服';
 /** A request that got no answer at all (spec 000 §8 "a generic transport failure"). */
 export const TRANSPORT_FAILURE_TEXT = '出了点问题，请稍后再试';

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
+import { prepare } from '../db/prepared';
 import { grantedKind, grantedOnly, maySeeKind, visibleKinds } from '../../shared/permissions';
 import type { BucketInfo } from '../../shared/buckets';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/services';
@@ -47,8 +48,11 @@ export function bucketInfo(b: BucketRow, domains?: { domain: string; cname: stri
  * kinds granted one by one (cdn with fusion, file, live), only a bucket granted to it — whatever its data
  * scope (spec 000 §2.5, §6: the bucket lists decide which services it may open and configure).
  */
+/** A bucket by name (compiled once: the settings path runs it on every request). */
+const bucketByName = prepare<BucketRow, [string]>('bucket_by_name', 1, (db, name) => db.selectFrom('buckets').selectAll().where('name', '=', name));
+
 export async function bucketForUser(db: DB, user: SessionUser, name: string): Promise<BucketRow> {
-  const b = await db.selectFrom('buckets').selectAll().where('name', '=', name).executeTakeFirst();
+  const [b] = await bucketByName(db, name);
   if (!b || b.owner_id !== user.account_id) throw new ApiError(21905, 404);
   if (!(await childReaches(db, user, b as BucketRow))) throw new ApiError(21905, 404);
   return b as BucketRow;

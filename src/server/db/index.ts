@@ -14,7 +14,8 @@ import { createHash } from 'node:crypto';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Database } from './schema';
 import { migrationProvider, migrationsFingerprint } from './migrations';
-import { pglitePool } from './pglite-pool';
+import { pglitePool, type PgliteQueueOptions } from './pglite-pool';
+import { attachNotifications, pgNotifications, type Notifications } from './notify';
 import { lockDataDir } from './lock';
 
 export type DB = Kysely<Database>;
@@ -23,10 +24,13 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** A directory, or 'memory://' */
   dataDir: string;
+  /** PGlite: how long a caller waits for the single connection and how many may wait (./pglite-pool.ts). */
+  queue?: PgliteQueueOptions;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<DB> {
   let dialect: PostgresDialect;
+  let notifications: Notifications;
   if (opts.databaseUrl) {
     const pg = await import('pg');
     const { Pool, types } = pg.default ?? pg;
@@ -35,6 +39,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     // an idle connection the server ends (a restart, an administrator, a dropped test database) is
     // reported on the pool; without a listener it would end the process (node-postgres' advice)
     pool.on('error', (e: Error) => console.warn(`PostgreSQL: an idle connection ended: ${e.message}`));
+    notifications = pgNotifications(opts.databaseUrl, pool); // LISTEN/NOTIFY for the caches (./notify.ts)
     dialect = new PostgresDialect({ pool });
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
@@ -52,7 +57,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
       unlock();
       throw e;
     }
-    const pool = pglitePool(pg);
+    const pool = pglitePool(pg, opts.queue);
     const end = pool.end.bind(pool);
     pool.end = async () => {
       try {
@@ -63,11 +68,13 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     };
     dialect = new PostgresDialect({ pool });
     const db = new Kysely<Database>({ dialect });
+    attachNotifications(db, pool);
     await migrate(db);
     if (snapshot && !template) await writeSnapshot(snapshot, await pg.dumpDataDir('none'));
     return db;
   }
   const db = new Kysely<Database>({ dialect });
+  attachNotifications(db, notifications);
   await migrate(db);
   return db;
 }

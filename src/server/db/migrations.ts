@@ -20,6 +20,7 @@ import { donationMigrations } from '../billing/donation/migrations';
 import { edgeMigrations } from '../edge/migrations';
 import { purgeMigrations } from '../purge/migrations';
 import { edgeTrafficMigrations } from '../edge/traffic-migrations';
+import { sessionCacheMigrations } from '../accounts/session-cache';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -363,6 +364,7 @@ const sectionMigrations: Record<string, Migration>[] = [
   edgeMigrations,
   purgeMigrations,
   edgeTrafficMigrations,
+  sessionCacheMigrations,
 ];
 
 /** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */

@@ -25,12 +25,16 @@ import type { DB } from '../db';
 import { ApiError } from './errors';
 import { mayUse, type Need } from '../../shared/permissions';
 import { SESSION_COOKIE, type SessionUser } from '../accounts/session';
-import { bucketForUser, dataBucketForUser } from '../buckets/repo';
+import { bucketForUser, dataBucketForUser, type BucketRow } from '../buckets/repo';
 
 export type Access = 'public' | 'user' | 'parent';
 export type BucketFrom = 'query' | 'body' | 'params';
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** The bucket the access hook resolved for `config.bucket` (so a handler need not look it up again). */
+    bucket: BucketRow | null;
+  }
   interface FastifyContextConfig {
     access?: Access;
     needs?: Need[];
@@ -59,6 +63,7 @@ export function assertMayUse(user: SessionUser, needs: Need[]): void {
 }
 
 export function registerAccessControl(app: FastifyInstance, db?: DB): void {
+  app.decorateRequest('bucket', null);
   app.addHook('onRoute', (route) => {
     const config = route.config ?? {};
     if (!config.access && !String(route.url).startsWith('/app/')) {
@@ -87,7 +92,7 @@ export function registerAccessControl(app: FastifyInstance, db?: DB): void {
     if (config.bucket && db) {
       const source = (config.bucket === 'query' ? req.query : config.bucket === 'params' ? req.params : req.body) as Record<string, unknown> | undefined;
       const name = source?.bucket_name;
-      if (typeof name === 'string' && name) await (config.bucketScope === 'data' ? dataBucketForUser : bucketForUser)(db, user, name);
+      if (typeof name === 'string' && name) req.bucket = await (config.bucketScope === 'data' ? dataBucketForUser : bucketForUser)(db, user, name);
     }
   });
 }

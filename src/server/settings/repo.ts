@@ -1,14 +1,14 @@
 import type { DB } from '../db';
 import type { SettingRegistry } from '../../../schemas/registry';
+import { prepare } from '../db/prepared';
 
 /** The stored value of a setting, or its default when never saved. */
+const storedValue = prepare<{ value: unknown }, [number, string]>('setting_value', 2, (db, bucketId, settingId) =>
+  db.selectFrom('service_settings').select('value').where('bucket_id', '=', bucketId).where('setting_id', '=', settingId),
+);
+
 export async function readSetting(db: DB, registry: SettingRegistry, bucketId: number, settingId: string): Promise<unknown> {
-  const row = await db
-    .selectFrom('service_settings')
-    .select('value')
-    .where('bucket_id', '=', bucketId)
-    .where('setting_id', '=', settingId)
-    .executeTakeFirst();
+  const [row] = await storedValue(db, bucketId, settingId);
   return row ? row.value : registry.defaults(settingId);
 }
 

@@ -10,7 +10,7 @@
  * A write is refused for key customers (21210), for a kind whose value is fixed (21207), when the
  * schema refuses it (20001 with the field errors) and when a rule between settings refuses it (its code).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
@@ -95,9 +95,14 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     body: { type: 'object', required: ['bucket_name'], properties: { bucket_name: bucketNameProp }, errorMessage: { type: '请求内容须为 JSON 对象', required: { bucket_name: '请填写服务名称' } } },
   };
 
-  async function read(user: SessionUser, id: string, bucketName: string, reply: FastifyReply) {
+  /** The bucket the access hook resolved (src/server/http/access.ts), or looked up now. */
+  async function bucketOf(req: FastifyRequest, user: SessionUser, bucketName: string): Promise<BucketRow> {
+    return req.bucket && req.bucket.name === bucketName ? req.bucket : bucketForUser(db, user, bucketName);
+  }
+
+  async function read(req: FastifyRequest, user: SessionUser, id: string, bucketName: string, reply: FastifyReply) {
     if (!registry.get(id)) throw new ApiError(21202, 404);
-    const bucket = await bucketForUser(db, user, bucketName);
+    const bucket = await bucketOf(req, user, bucketName);
     declarationOf(id, bucket.kind);
     assertFlag(user, registry.get(id)!.meta.accountFlag);
     const value = await valueOf(bucket, id);
@@ -110,9 +115,9 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     });
   }
 
-  async function write(user: SessionUser, ip: string, id: string, body: { bucket_name: string } & Record<string, unknown>, reply: FastifyReply) {
+  async function write(req: FastifyRequest, user: SessionUser, ip: string, id: string, body: { bucket_name: string } & Record<string, unknown>, reply: FastifyReply) {
     if (!registry.get(id)) throw new ApiError(21202, 404);
-    const bucket = await bucketForUser(db, user, body.bucket_name);
+    const bucket = await bucketOf(req, user, body.bucket_name);
     declarationOf(id, bucket.kind);
     assertFlag(user, registry.get(id)!.meta.accountFlag);
     assertNotLocked(user);
@@ -134,13 +139,13 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
   app.get<{ Params: { id: string }; Querystring: { bucket_name: string } }>(
     '/api/settings/:id/',
     { config: { access: 'user', bucket: 'query' }, schema: readSchema },
-    async (req, reply) => read(req.user!, req.params.id, req.query.bucket_name, reply),
+    async (req, reply) => read(req, req.user!, req.params.id, req.query.bucket_name, reply),
   );
 
   app.post<{ Params: { id: string }; Body: { bucket_name: string } & Record<string, unknown> }>(
     '/api/settings/:id/',
     { config: { access: 'user', bucket: 'body' }, schema: writeSchema },
-    async (req, reply) => write(req.user!, req.ip, req.params.id, req.body, reply),
+    async (req, reply) => write(req, req.user!, req.ip, req.params.id, req.body, reply),
   );
 
   // the documented per-setting paths of spec 002 §7 answer as aliases of the setting routes
@@ -148,12 +153,12 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     app.get<{ Querystring: { bucket_name: string } }>(
       alias.path,
       { config: { access: 'user', bucket: 'query', openapi: { summary: `${alias.title}（同 GET /api/settings/${alias.id}/）` } }, schema: readSchema },
-      async (req, reply) => read(req.user!, alias.id, req.query.bucket_name, reply),
+      async (req, reply) => read(req, req.user!, alias.id, req.query.bucket_name, reply),
     );
     app.post<{ Body: { bucket_name: string } & Record<string, unknown> }>(
       alias.path,
       { config: { access: 'user', bucket: 'body', openapi: { summary: `修改${alias.title}（同 POST /api/settings/${alias.id}/）` } }, schema: writeSchema },
-      async (req, reply) => write(req.user!, req.ip, alias.id, req.body, reply),
+      async (req, reply) => write(req, req.user!, req.ip, alias.id, req.body, reply),
     );
   }
 

@@ -1,0 +1,133 @@
+/**
+ * Notifications from the database (PostgreSQL's LISTEN/NOTIFY, which PGlite has too), for caches that must
+ * forget at once what another process (or this one) changed: the session cache (src/server/accounts/
+ * session-cache.ts) listens on `session_cache`, which triggers on `sessions` and `users` notify.
+ *
+ *   PostgreSQL  one dedicated connection per listener; when it drops, the listener is told it is down
+ *               (notifications may be missed: the cache empties and stays off) and it reconnects every second
+ *   PGlite      the single connection itself; a notification is delivered before the statement that caused
+ *               it (or its COMMIT) returns
+ *
+ * `onWrite` also tells, in this process, of each UPDATE or DELETE statement as it is sent (before the
+ * database's notification can arrive), so that a cache stops answering from memory at once.
+ * openDatabase attaches the notifications to the DB it returns; `notificationsOf(db)` finds them (none for a
+ * DB made another way: a cache then stays off).
+ */
+import { preparedName } from './prepared';
+
+export interface Notifications {
+  /** Listens on `channel` (a plain lower-case name); `state(true|false)` says whether notifications arrive. */
+  listen(channel: string, onPayload: (payload: string) => void, state: (up: boolean) => void): Promise<() => Promise<void>>;
+  /** Every UPDATE or DELETE statement this process sends: the table it names, and the statement. */
+  onWrite(cb: (table: string, sql: string) => void): () => void;
+}
+
+const attached = new WeakMap<object, Notifications>();
+
+export function attachNotifications(db: object, n: Notifications): void {
+  attached.set(db, n);
+}
+
+export function notificationsOf(db: object): Notifications | undefined {
+  return attached.get(db);
+}
+
+const WRITE = /^\s*(?:with\b[\s\S]*?\)\s*)?(?:update|delete\s+from)\s+(?:only\s+)?"?([A-Za-z_][\w]*)"?/i;
+
+/** The table an UPDATE or DELETE statement names, or null for any other statement. */
+export function writtenTable(sql: string): string | null {
+  const c = sql.trimStart().charCodeAt(0) | 0x20; // u, d or w (lower-cased)
+  if (c !== 0x75 && c !== 0x64 && c !== 0x77) return null;
+  return WRITE.exec(sql)?.[1]?.toLowerCase() ?? null;
+}
+
+/** The onWrite half: observers, told of the statements the pool's clients send. */
+export class WriteObservers {
+  private observers = new Set<(table: string, sql: string) => void>();
+  add(cb: (table: string, sql: string) => void): () => void {
+    this.observers.add(cb);
+    return () => void this.observers.delete(cb);
+  }
+  seen(sql: string): void {
+    if (this.observers.size === 0) return;
+    const table = writtenTable(sql);
+    if (table) for (const cb of this.observers) cb(table, sql);
+  }
+}
+
+function checkChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+}
+
+interface PgPoolLike {
+  connect(): Promise<{ query: (...args: any[]) => any }>;
+}
+
+/**
+ * PostgreSQL: listeners on their own connections to `connectionString`; the pool's clients are watched for
+ * UPDATE and DELETE statements (their `query` wrapped once), and send the hot queries of ./prepared.ts as
+ * named prepared statements.
+ */
+export function pgNotifications(connectionString: string, pool: PgPoolLike): Notifications {
+  const writes = new WriteObservers();
+  const wrapped = new WeakSet<object>();
+  const connect = pool.connect.bind(pool);
+  pool.connect = async () => {
+    const client = await connect();
+    if (!wrapped.has(client)) {
+      wrapped.add(client);
+      const query = client.query.bind(client);
+      client.query = (...args: any[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+        if (typeof text !== 'string') return query(...args);
+        writes.seen(text);
+        // a hot query (./prepared.ts) goes as a named prepared statement: parsed and planned once per connection
+        const name = typeof args[0] === 'string' && Array.isArray(args[1]) ? preparedName(text) : undefined;
+        return name ? query({ name, text, values: args[1] }) : query(...args);
+      };
+    }
+    return client;
+  };
+  return {
+    onWrite: (cb) => writes.add(cb),
+    async listen(channel, onPayload, state) {
+      checkChannel(channel);
+      const pg = await import('pg');
+      const { Client } = (pg as any).default ?? pg;
+      let client: any = null;
+      let closed = false;
+      let timer: NodeJS.Timeout | undefined;
+      const open = async () => {
+        const c = new Client({ connectionString });
+        c.on('error', () => undefined); // the 'end' that follows does the rest
+        c.on('notification', (m: { channel: string; payload?: string }) => {
+          if (m.channel === channel) onPayload(m.payload ?? '');
+        });
+        c.on('end', () => {
+          if (client !== c) return;
+          client = null;
+          state(false);
+          if (!closed) retryLater();
+        });
+        await c.connect();
+        await c.query(`listen ${channel}`);
+        if (closed) return void c.end().catch(() => undefined);
+        client = c;
+        state(true);
+      };
+      const retryLater = () => {
+        timer = setTimeout(() => void open().catch(() => !closed && retryLater()), 1000);
+        timer.unref();
+      };
+      await open().catch(() => retryLater());
+      return async () => {
+        closed = true;
+        clearTimeout(timer);
+        const c = client;
+        client = null;
+        state(false);
+        if (c) await c.end().catch(() => undefined);
+      };
+    },
+  };
+}
