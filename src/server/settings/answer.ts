@@ -11,18 +11,26 @@ import { okSchema } from '../http/envelope';
 
 const summary = { type: ['string', 'null'], description: '摘要标签（setting.json 的 summary），无标签时为 null' };
 
-/** The answer of GET /api/settings/<id>/ for a value schema (`{}` for any value). */
+/**
+ * The answer of GET /api/settings/<id>/ for a value schema (`{}` for any value). `summary` (null when
+ * the value has no label) and `fixed` are in every answer (routes.ts read()); `vars` only for the
+ * declarations with serverVars, so it stays optional.
+ */
 export function settingReadAnswer(value: JsonSchema): JsonSchema {
-  return okSchema(value, {
-    summary,
-    fixed: { type: 'boolean', description: '该类服务的此项配置固定，不可修改' },
-    vars: { type: 'object', additionalProperties: { type: 'string' }, description: '说明文字中引用的服务端取值（setting.json 的 serverVars）' },
-  });
+  return okSchema(
+    value,
+    {
+      summary,
+      fixed: { type: 'boolean', description: '该类服务的此项配置固定，不可修改' },
+      vars: { type: 'object', additionalProperties: { type: 'string' }, description: '说明文字中引用的服务端取值（setting.json 的 serverVars）' },
+    },
+    ['summary', 'fixed'],
+  );
 }
 
-/** The answer of POST /api/settings/<id>/: the stored value (normalised) and its label. */
+/** The answer of POST /api/settings/<id>/: the stored value (normalised) and its label (always sent, null without one). */
 export function settingWriteAnswer(value: JsonSchema): JsonSchema {
-  return okSchema(value, { summary });
+  return okSchema(value, { summary }, ['summary']);
 }
 
 export type Serialize = (answer: unknown) => string;
