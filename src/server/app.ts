@@ -12,6 +12,8 @@ import type { ServerConfig } from './config';
 import type { SettingRegistry } from '../../schemas/registry';
 import { ApiError, VALIDATION_ERROR } from './http/errors';
 import { registerAccessControl } from './http/access';
+import { registerAnswers } from './http/answers';
+import { SECTION_ANSWERS } from './answers';
 import { registerOriginCheck } from './http/origin';
 import { registerPublicUrl } from './http/links';
 import { registerPaymentProvider } from './billing/pay/provider';
@@ -75,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerContentTypeCheck(app);
   registerSessions(app, db, { cacheMs: config.sessionCacheMs });
   registerAccessControl(app, db);
+  registerAnswers(app, SECTION_ANSWERS); // each route's declared success answer (issue 23), before the collector sees the route
   const routeTable = collectRoutes(app); // before any route: the OpenAPI document is built from it
 
   app.setErrorHandler((err: any, req, reply) => {

@@ -10,6 +10,7 @@ import type { paths } from './generated/openapi';
 import type { LoadedSetting } from '../../../renderers/SettingPanel';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
 import type { ServiceKind } from '../../shared/services';
+import type { EdgeConfigAnswer, EdgeStatus } from '../../shared/edge';
 
 type Method = 'get' | 'put' | 'post' | 'delete';
 /** The JSON body of an operation's 200 answer. */
@@ -34,4 +35,7 @@ export const ANSWERS_FIT: Record<string, true> = {
   'GET /api/buckets/v2/': true satisfies Fits<Answer<'/api/buckets/v2/', 'get'>, { data: { buckets: (BucketInfo & { storage_class: string })[]; pager: { total: number; page: number; pages: number } } }>,
   'GET /api/buckets/summary/': true satisfies Fits<Answer<'/api/buckets/summary/', 'get'>, { data: Record<ServiceKind, number> }>,
   'GET /api/buckets/info/': true satisfies Fits<Answer<'/api/buckets/info/', 'get'>, { data: BucketInfo }>,
+  'GET /api/buckets/edge/': true satisfies Fits<Answer<'/api/buckets/edge/', 'get'>, { data: EdgeStatus }>,
+  // not the console's, but the edge agent's (src/edge/) answer, typed by the same src/shared/edge.ts
+  'GET /edge/v1/config': true satisfies Fits<Answer<'/edge/v1/config', 'get'>, { data: EdgeConfigAnswer }>,
 };
