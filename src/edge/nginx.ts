@@ -50,6 +50,32 @@ const shuttingDown = (pid: number) => {
   return t === '' || t.includes('shutting down');
 };
 
+/**
+ * The nginx processes (master, workers, cache processes; not this one) with a file open under `prefix`:
+ * the processes of one node, found whatever became of their master. Read from /proc.
+ */
+export function nginxProcessesUnder(prefix: string): number[] {
+  const opensOurs = (pid: number) => {
+    try {
+      return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(prefix + '/');
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  };
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (pid && pid !== process.pid && title(pid).startsWith('nginx:') && opensOurs(pid)) found.push(pid);
+  }
+  return found;
+}
+
 export class NginxProcess {
   private child: ChildProcess | null = null;
   private pid: number | null = null;
@@ -115,24 +141,7 @@ export class NginxProcess {
    * they have open under this node's folder, let them finish (SIGQUIT), then make sure they are gone.
    */
   private async killOrphans(): Promise<void> {
-    const mine: number[] = [];
-    const opensOurs = (pid: number) => {
-      try {
-        return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
-          try {
-            return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(this.prefix + '/');
-          } catch {
-            return false;
-          }
-        });
-      } catch {
-        return false;
-      }
-    };
-    for (const entry of fs.readdirSync('/proc')) {
-      const pid = Number(entry);
-      if (pid && pid !== process.pid && title(pid).startsWith('nginx:') && opensOurs(pid)) mine.push(pid);
-    }
+    const mine = nginxProcessesUnder(this.prefix);
     if (!mine.length) return;
     const signal = (pid: number, sig: NodeJS.Signals) => {
       try {

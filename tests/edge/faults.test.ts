@@ -7,6 +7,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { startEdgeStack, type EdgeStack } from './harness';
 import { currentVersion } from '../../src/server/edge/repo';
+import { nginxProcessesUnder } from '../../src/edge/nginx';
 
 let edge: EdgeStack;
 const ROOT = path.resolve(__dirname, '../..');
@@ -61,28 +62,8 @@ const masterPidOr = (fallback: number) => {
     return fallback;
   }
 };
-/** nginx processes (master, workers, cache processes) with files open under the node's folder. */
-function nginxUnder(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!pid) continue;
-    try {
-      if (!fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('nginx:')) continue;
-      const opens = (fd: string) => {
-        try {
-          return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(dir + '/');
-        } catch {
-          return false;
-        }
-      };
-      if (fs.readdirSync(`/proc/${pid}/fd`).some(opens)) found.push(pid);
-    } catch {
-      /* gone */
-    }
-  }
-  return found;
-}
+/** nginx processes (master, workers, cache processes) with files open under the node's folder: the agent's own scan. */
+const nginxUnder = nginxProcessesUnder;
 
 const masterPid = () => Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8').trim());
 

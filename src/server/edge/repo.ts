@@ -145,6 +145,17 @@ export async function recordReport(db: DB, nodeId: number, report: EdgeApplyRepo
 }
 
 
+/** Whether an edge node called the edge API lately (within EDGE_NODE_ALIVE_SECONDS). */
+export async function anyNodeOnline(db: DB): Promise<boolean> {
+  const row = await db
+    .selectFrom('edge_nodes')
+    .select('id')
+    .where('last_seen_at', '>', sql<Date>`now() - make_interval(secs => ${EDGE_NODE_ALIVE_SECONDS})`)
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
 /** What the console shows about one service on the edge (the nodes seen lately; the worst of them). */
 export async function edgeStatusOf(db: DB, bucketId: number, edgeEnabled: boolean): Promise<EdgeStatus> {
   const bucket = await db.selectFrom('buckets').select(sql<string>`edge_version::text`.as('ev')).where('id', '=', bucketId).executeTakeFirstOrThrow();
