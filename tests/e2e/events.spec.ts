@@ -2,8 +2,8 @@
  * The statistics events the console sends where docs/events.md says (spec 000 §3, §7; spec 001 §2):
  * the usage type of a section entered, the DDoS / SCDN funnel steps, the statistics page's real-name prompt.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { test, expect, signIn } from './helpers';
 
 function collect(page: Page) {
   const sent: string[] = [];
@@ -37,6 +37,28 @@ test('entering a section sends its usage type; the DDoS and SCDN pages send thei
   // the server counted them (public calls; the counts are the platform's: npm run platform -- events)
   const res = await page.request.post('/accounts/usage/statistics', { data: { type: 13 } });
   expect((await res.json()).error_code).toBe(20001);
+});
+
+test('the SCDN funnel after scdn_menu: the create dialog, an edge rule opened, the statistics (docs/events.md)', async ({ page }) => {
+  const sent = collect(page);
+  await signIn(page);
+  await page.goto('/services/scdn/');
+  await expect.poll(() => sent).toContain('buried 9'); // scdn_menu
+  await page.getByRole('button', { name: '创建服务' }).click();
+  await expect.poll(() => sent).toContain('buried 11'); // scdn_create_open
+  await page.getByRole('button', { name: '取消' }).click();
+  await page.goto('/services/demo-shop/edgeCalcCdn/');
+  await page.getByRole('button', { name: '添加规则' }).first().click();
+  await expect(page.getByRole('heading', { name: '添加边缘规则' })).toBeVisible();
+  await expect.poll(() => sent).toContain('buried 14'); // scdn_rule_open
+  await page.goto('/stats/?flow_type=scdn');
+  await expect.poll(() => sent).toContain('buried 16'); // scdn_stats_open
+  // a CDN service's edge rule sends no SCDN step
+  const before = sent.filter((e) => e === 'buried 14').length;
+  await page.goto('/services/demo-www/edgeCalcCdn/');
+  await page.getByRole('button', { name: '添加规则' }).first().click();
+  await expect(page.getByRole('heading', { name: '添加边缘规则' })).toBeVisible();
+  expect(sent.filter((e) => e === 'buried 14').length).toBe(before);
 });
 
 test("the statistics page's real-name prompt sends mobile_stats and opens the profile's chooser", async ({ page }) => {

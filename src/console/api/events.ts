@@ -31,3 +31,9 @@ export function useEventOnOpen(family: EventFamily, name: string | null | undefi
     else recordEvent(family, name);
   }, [family, name]);
 }
+
+/** The same as a component: sends the event when it is drawn (an empty state shown, an intro seen). */
+export function EventOnOpen({ family, name }: { family: EventFamily; name: string }): null {
+  useEventOnOpen(family, name);
+  return null;
+}

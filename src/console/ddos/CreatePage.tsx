@@ -33,6 +33,13 @@ export default function CreatePage() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [saving, setSaving] = useState(false);
   const formRef = useRef<any>(null);
+  // ddos_order_nodes (docs/events.md): the customer changed the protection nodes, once a page
+  const nodesTouched = useRef(false);
+  useEffect(() => {
+    if (nodesTouched.current || JSON.stringify(value.nodes) === JSON.stringify([1])) return;
+    nodesTouched.current = true;
+    recordEvent('buried', 'ddos_order_nodes');
+  }, [value.nodes]);
 
   useEffect(() => {
     let alive = true;

@@ -5,7 +5,7 @@
  * the attack list. The rule forms are the declarations schemas/forms/ddos_*; list calls read 24018 as
  * empty. Main accounts only (src/console/access.ts; the server enforces it).
  */
-import { useEventOnOpen } from '../api/events';
+import { EventOnOpen, useEventOnOpen } from '../api/events';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { Button, ButtonGroup, Card, H3, H5, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
@@ -101,7 +101,9 @@ export default function DdosPage() {
             title="尚未开通 DDoS 高防 IP"
             description="高防 IP 为您的网站和业务抵御大流量 DDoS 攻击与 CC 攻击，购买后即可添加防护规则。"
             action={<Button intent="primary" text="立即购买" onClick={() => navigate('/services/ddos/order/')} />}
-          />
+          >
+            <EventOnOpen family="buried" name="ddos_intro" />
+          </NonIdealState>
         )}
         {instance && tab === 'instance' && <InstanceTab key={instance.id} instance={instance} />}
         {instance && tab === 'website' && <WebsiteTab key={instance.id} instance={instance} />}

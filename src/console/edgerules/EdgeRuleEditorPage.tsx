@@ -5,6 +5,7 @@
  * with the rule language. The form declaration (schemas/forms/edge_rule/) validates; the form is
  * marked dirty on confirm so every error shows. A tester beside it runs the rule being edited.
  */
+import { recordEvent } from '../api/events';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
@@ -67,7 +68,11 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
   useEffect(() => {
     api
       .get<{ data: BucketInfo }>('/api/buckets/info/', { bucket_name: name })
-      .then((r) => setBucket(r.data))
+      .then((r) => {
+        setBucket(r.data);
+        // the SCDN funnel (docs/events.md): an edge rule of a security CDN service opened
+        if (r.data.kind === 'scdn') recordEvent('buried', 'scdn_rule_open');
+      })
       .catch((e) => setFailure(failureText(e)));
     edgeApi
       .ip()
@@ -149,6 +154,7 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
       if (config) await edgeApi.edit(config.rewrite_id, rule);
       else await edgeApi.create(name, rule);
       notify('保存成功');
+      if (bucket?.kind === 'scdn') recordEvent('buried', 'scdn_rule_saved');
       navigate(listPath);
     } catch (e) {
       setFailure(failureText(e));

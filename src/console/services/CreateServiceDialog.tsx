@@ -3,6 +3,7 @@
  * Who may create what is one rule (creationRefusal in src/shared/services.ts) that the server
  * applies too; here it disables nothing silently: the reason is shown.
  */
+import { recordEvent, useEventOnOpen } from '../api/events';
 import { useState } from 'react';
 import { Alert, Button } from '@blueprintjs/core';
 import createServiceSchema from '../../../schemas/forms/create_service/schema.json';
@@ -55,6 +56,8 @@ export function CreateServiceButton({ kind, user, usage, onCreated }: { kind: Se
 
 function CreateServiceDialog({ kind, onClose, onCreated }: { kind: ServiceKind; onClose(): void; onCreated(b: BucketInfo): void }) {
   const [formData, setFormData] = useState<Record<string, unknown>>({ bucket_name: '', kind, domains: [], remark: '' });
+  // the SCDN funnel (docs/events.md): the create dialog opened, the service created
+  useEventOnOpen('buried', kind === 'scdn' ? 'scdn_create_open' : null);
 
   return (
     <FormDialog<Record<string, unknown>>
@@ -69,6 +72,7 @@ function CreateServiceDialog({ kind, onClose, onCreated }: { kind: ServiceKind; 
       onSubmit={async ({ remark, ...rest }) => {
         const res = await api.put<{ data: BucketInfo }>('/api/buckets/', { ...rest, ...(remark ? { remark } : {}) });
         notify('创建成功', 'success');
+        if (kind === 'scdn') recordEvent('buried', 'scdn_create_submit');
         onCreated(res.data);
       }}
       onClose={onClose}

@@ -3,6 +3,7 @@
  * CNAME each must point to and whether it does, searching, adding (the add_domain declaration) and
  * removing, at most 10 per service; the default domain for the exempt accounts and buckets.
  */
+import { recordEvent } from '../api/events';
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, H5, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import addDomainSchema from '../../../schemas/forms/add_domain/schema.json';
@@ -34,7 +35,7 @@ function CnameState({ entry }: { entry: DomainEntry }) {
 /** A live service's domain as its 推流与播放域名 setting uses it (live_domain: push_domain, play_domains). */
 const LIVE_ROLES = { push: '推流域名', play: '播放域名', none: '未使用' } as const;
 
-export function DomainsTab({ bucketName, locked, live = false }: { bucketName: string; locked?: string; live?: boolean }) {
+export function DomainsTab({ bucketName, locked, live = false, kind }: { bucketName: string; locked?: string; live?: boolean; kind?: string }) {
   const [answer, setAnswer] = useState<ListAnswer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -178,6 +179,7 @@ export function DomainsTab({ bucketName, locked, live = false }: { bucketName: s
       <CursorPagerButtons pager={answer?.pager ?? null} onCursor={setCursor} small />
       {adding && (
         <AddDomainDialog
+          kind={kind}
           bucketName={bucketName}
           onClose={(added) => {
             setAdding(false);
@@ -204,7 +206,7 @@ export function DomainsTab({ bucketName, locked, live = false }: { bucketName: s
   );
 }
 
-function AddDomainDialog({ bucketName, onClose }: { bucketName: string; onClose(added: boolean): void }) {
+function AddDomainDialog({ bucketName, kind, onClose }: { bucketName: string; kind?: string; onClose(added: boolean): void }) {
   const [formData, setFormData] = useState<{ domain?: string }>({});
   // the declaration alone decides (a server refusal shown under the field does not keep 确定 disabled)
   const valid = validator.isValid(addDomainSchema as object, formData, addDomainSchema as object);
@@ -222,6 +224,8 @@ function AddDomainDialog({ bucketName, onClose }: { bucketName: string; onClose(
       onSubmit={async (value) => {
         await api.post('/api/account/domains/', { bucket_name: bucketName, domain: value.domain });
         notify(DOMAIN_TEXTS.added, 'success');
+        // the SCDN funnel (docs/events.md): a domain added to a security CDN service
+        if (kind === 'scdn') recordEvent('buried', 'scdn_domain_added');
         onClose(true);
       }}
       onClose={() => onClose(false)}

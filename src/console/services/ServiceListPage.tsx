@@ -7,7 +7,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Button, Callout, H3, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
-import { recordEvent, recordUsage } from '../api/events';
+import { EventOnOpen, recordEvent, recordUsage } from '../api/events';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { CreateServiceButton } from './CreateServiceDialog';
 import { CREATE_PERMISSION, mayUse } from '../../shared/permissions';
@@ -95,7 +95,10 @@ export default function ServiceListPage() {
       {rows === null ? (
         <Spinner />
       ) : rows.length === 0 ? (
-        <NonIdealState icon="search" title={term ? '没有找到匹配的服务' : '暂无服务'} description={term ? `没有名称包含“${term}”的服务` : undefined} />
+        <>
+          <NonIdealState icon="search" title={term ? '没有找到匹配的服务' : '暂无服务'} description={term ? `没有名称包含“${term}”的服务` : undefined} />
+          {!term && info?.kind === 'scdn' && <EventOnOpen family="buried" name="scdn_intro" />}
+        </>
       ) : (
         <HTMLTable className="service-table" striped interactive>
           <thead>

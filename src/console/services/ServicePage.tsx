@@ -142,7 +142,7 @@ export default function ServicePage() {
       <div className="tab-content" role="tabpanel">
         {parsed.family === 'https' && <DomainHttpsPanel bucketName={bucket.bucket_name} locked={locked} />}
         {/* live services: the same domains, each with its use as the 推流与播放域名 setting names it (live_domain) */}
-        {parsed.family === 'domains' && <DomainsTab key={bucket.bucket_name} bucketName={bucket.bucket_name} locked={locked} live={bucket.kind === 'live'} />}
+        {parsed.family === 'domains' && <DomainsTab key={bucket.bucket_name} bucketName={bucket.bucket_name} locked={locked} live={bucket.kind === 'live'} kind={bucket.kind} />}
         {parsed.family === 'fileManage' && <Suspense fallback={<Spinner />}><FileManager key={bucket.bucket_name} bucketName={bucket.bucket_name} kindSection={kind.section} /></Suspense>}
         {parsed.family === 'media' && <Suspense fallback={<Spinner />}><MediaPanel key={bucket.bucket_name} bucketName={bucket.bucket_name} /></Suspense>}
         {parsed.family === 'edgeCalc' ? (

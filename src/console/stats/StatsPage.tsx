@@ -12,6 +12,7 @@ import { Button, Card, H3, H5, HTMLSelect, NonIdealState, SegmentedControl, Spin
 import { Tab, Tabs } from '../common/Tabs';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
+import { useEventOnOpen } from '../api/events';
 import {
   CARRIERS, FLOW_SOURCES, FLOW_SOURCE_LABELS, FLOW_TYPE_LABELS, LINE_95_LABEL, LIVE_TYPE_LABELS, REGIONS, REGION_PIE_SLICES, STATS_LOAD_DELAY_MS,
   STATS_REFRESH_MS, AUTHORIZED_AUTOLOAD_LIMIT, AUTHORIZED_SELECT_MAX, BACKSOURCE_FOLLOW_TEXT, carrierLabel, shows95Line, type FlowSource, type FlowType, type LiveType, STATS_LOAD_FAILED_TEXT } from '../../shared/stats/constants';
@@ -121,6 +122,8 @@ export default function StatsPage() {
   };
 
   const binds = useAuthorizedBinds(flowType, authorized);
+  // the SCDN funnel's last step (docs/events.md): the statistics of the security CDN opened
+  useEventOnOpen('buried', flowType === 'scdn' ? 'scdn_stats_open' : null);
 
   // the domain-follow check (spec 001 §4): back-to-origin by domain only for services whose origin
   // Host follows the domain; otherwise the selection becomes the services of those domains
