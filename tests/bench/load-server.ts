@@ -29,11 +29,12 @@ async function main() {
   const { seedTraffic } = await import('../../src/server/seed/traffic');
   const { seedDemoBills } = await import('../../src/server/seed/billing');
   const { loadRegistry } = await import('../../schemas/load');
-  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: 'memory://' });
+  // the server's defaults (configFromEnv): PGlite's bounded wait (DB_WAIT_MS, DB_QUEUE_MAX), the session cache
+  const config = { ...configFromEnv({}), databaseUrl: process.env.DATABASE_URL || undefined, dataDir: 'memory://', distDir: '/nonexistent', logSms: false };
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 'memory://', queue: config.dbQueue });
   await seedDemo(db);
   await seedTraffic(db, { days: Number(process.env.TRAFFIC_DAYS ?? 8), fiveMinuteDays: 2, geoHourlyDays: 1, seed: 1 });
   await seedDemoBills(db);
-  const config = { ...configFromEnv({}), databaseUrl: process.env.DATABASE_URL || undefined, dataDir: 'memory://', distDir: '/nonexistent', logSms: false };
   const app = await buildApp({ db, config, registry: loadRegistry(), logger: false });
   await app.listen({ port, host: '127.0.0.1' });
   console.log(`ready ${(app.server.address() as { port: number }).port}`);

@@ -3,7 +3,10 @@
  *  1. The login page's JavaScript: every script the browser fetches for the first screen, gzipped.
  *  2. Every chunk of the build, gzipped.
  *  3. Settings API throughput on the embedded database (PGlite, in memory): reads and writes per second,
- *     and the answer's serialisation alone, JSON.stringify against the declaration's schema (tests/bench/settings.ts).
+ *     and the answer's serialisation alone, JSON.stringify against the declaration's schema (tests/bench/settings.ts);
+ *     the SQL one request sends (tests/bench/queries.ts); the server under load with autocannon — a bare
+ *     Fastify route as the ceiling, settings reads and saves on PostgreSQL and PGlite, the lists a console page
+ *     opens first (tests/bench/server-load.ts, LOAD_SECONDS per figure). docs/performance.md
  *  4. Edge rules: parse time and evaluator throughput (tests/bench/edge.ts).
  *  5. Statistics: the traffic seed, the 30-day 10-domain query with the 95th percentile on PGlite and
  *     PostgreSQL, the chart's render time (tests/bench/stats.ts).
@@ -25,6 +28,8 @@ import { purgeBench } from './purge';
 import { edgeNodeBench } from './edge';
 import { edgeRulesLiveBench } from './edge-rules-live';
 import { edgeTrafficBench } from './edge-traffic';
+import { serverLoadBench } from './server-load';
+import { queriesBench } from './queries';
 
 const root = path.resolve(__dirname, '../..');
 const dist = process.env.DIST_DIR ? path.resolve(process.env.DIST_DIR) : path.join(root, 'dist');
@@ -90,6 +95,8 @@ function chunks() {
   await firstScreen();
   chunks();
   await settingsBench();
+  await queriesBench();
+  await serverLoadBench();
   edgeBench();
   await statsBench();
   await billingBench();
