@@ -38,6 +38,7 @@ export const ACTION_TEXTS: Record<string, string> = {
   'ddos.l4.delete': '删除四层防护策略',
   'domain.add': '添加域名',
   'domain.remove': '删除域名',
+  'domain.takeover': '验证所有权后转入域名',
   'bucket.remark': '修改服务备注',
   'account.password': '修改登录密码',
   'account.mobile': '修改手机号',

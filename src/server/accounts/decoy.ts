@@ -38,6 +38,11 @@ function keyOf(db: DB): Promise<Buffer> {
   return k;
 }
 
+/** A keyed hash of `text` under this installation's secret (also the domain-ownership tokens, src/server/domains/ownership.ts). */
+export async function installationHmac(db: DB, purpose: string, text: string): Promise<Buffer> {
+  return createHmac('sha256', await keyOf(db)).update(`${purpose}\u0000${text}`).digest();
+}
+
 async function digest(db: DB, purpose: string, name: string): Promise<Buffer> {
   return createHmac('sha256', await keyOf(db)).update(`${purpose}\u0000${name.trim().toLowerCase()}`).digest();
 }

@@ -1,6 +1,6 @@
 /**
- * CNAME lookups behind a small interface, so the server asks real DNS (node:dns) and the tests inject
- * a stub through the configuration (ServerConfig.cnameResolver) — never a mock DNS server.
+ * CNAME and TXT lookups behind a small interface, so the server asks real DNS (node:dns) and the tests
+ * inject a stub through the configuration (ServerConfig.cnameResolver) — never a mock DNS server.
  */
 import { Resolver } from 'node:dns/promises';
 import type { CnameStatus } from '../../shared/domains';
@@ -8,27 +8,32 @@ import type { CnameStatus } from '../../shared/domains';
 export interface CnameResolver {
   /** The CNAME targets of a host; rejects with a node:dns error code (ENODATA, ENOTFOUND, ETIMEOUT, …). */
   resolveCname(host: string): Promise<string[]>;
+  /** The TXT records of a host, each as its strings (the ownership proof, ./ownership.ts); rejects as above. */
+  resolveTxt?(host: string): Promise<string[][]>;
 }
 
 /** node:dns with one try and a short timeout; also bounded by a timer in case the resolver hangs. */
 export function dnsResolver(timeoutMs: number): CnameResolver {
   return {
-    async resolveCname(host) {
-      const r = new Resolver({ timeout: timeoutMs, tries: 1 });
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          r.cancel();
-          reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' }));
-        }, timeoutMs + 100);
-      });
-      try {
-        return await Promise.race([r.resolveCname(host), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    resolveCname: (host) => bounded(timeoutMs, (r) => r.resolveCname(host)),
+    resolveTxt: (host) => bounded(timeoutMs, (r) => r.resolveTxt(host)),
   };
+}
+
+async function bounded<T>(timeoutMs: number, ask: (r: Resolver) => Promise<T>): Promise<T> {
+  const r = new Resolver({ timeout: timeoutMs, tries: 1 });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      r.cancel();
+      reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' }));
+    }, timeoutMs + 100);
+  });
+  try {
+    return await Promise.race([ask(r), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface CnameCheck {

@@ -7,7 +7,8 @@
  *   DELETE /api/account/domains/        {bucket_name, domain}                → null
  *   GET    /api/account/domains/cname/?bucket_name&domain                    → DomainEntry (after a fresh lookup)
  *
- * A domain belongs to one service across all accounts (bucket_domains.domain is unique: 21215); a
+ * A domain belongs to one service across all accounts (bucket_domains.domain is unique: 21215, unless the
+ * asking account proves the domain with a DNS TXT record and the holder cannot: ./ownership.ts); a
  * service holds at most 10 (21240). The default domain <bucket>.<suffix> is listed only for the exempt
  * accounts and buckets of the configuration; for the others every domain under the suffix is hidden.
  */
@@ -27,6 +28,7 @@ import {
   type CnameStatus, type DomainEntry,
 } from '../../shared/domains';
 import { checkCname, dnsResolver, type CnameResolver } from './resolver';
+import { mayTakeOver, ownershipRecord } from './ownership';
 import { domainConfigFromEnv } from './config';
 import { fusionRoutes } from './fusion';
 import { writeLog } from '../accounts/oplog';
@@ -139,11 +141,28 @@ export function domainRoutes(app: FastifyInstance, db: DB, config: ServerConfig,
     if (underDefaultSuffix(domain, suffix)) throw new ApiError(20001, 400, [{ path: '/domain', message: DOMAIN_TEXTS.defaultSuffix }]);
     const bucket = await bucketForUser(db, user, req.body.bucket_name);
     assertNotLocked(user);
+    // held by another account: its owner may take it over with a DNS TXT proof (./ownership.ts), read
+    // before the transaction so no lock waits on DNS
+    const holder = await db.selectFrom('bucket_domains as d').innerJoin('buckets as b', 'b.id', 'd.bucket_id').select(['d.bucket_id', 'b.owner_id', 'b.name']).where('d.domain', '=', domain).executeTakeFirst();
+    const otherAccount = holder && holder.owner_id !== user.account_id;
+    const takeover = otherAccount && (await mayTakeOver(db, resolver, domain, user.account_id, holder.owner_id)) ? holder : null;
+    // (made before the transaction too: on PGlite a query outside it would wait for it forever)
+    const proof = otherAccount && !takeover ? await ownershipRecord(db, user.account_id, domain) : null;
+    const refusal = () =>
+      proof
+        ? new ApiError(21215, 409, [{ path: '/domain', message: `域名 ${domain} 已被其他账号绑定。如您是该域名的所有者，请在 DNS 中添加 TXT 记录 ${proof.name}，值为 ${proof.value}，生效后再次添加即可转入本服务` }], { verify: proof })
+        : new ApiError(21215, 409, [{ path: '/domain', message: `域名 ${domain} 已被其他服务绑定` }]);
     const row = await db.transaction().execute(async (trx) => {
       // one writer per service at a time, so two adds cannot both pass the limit
       await trx.selectFrom('buckets').select('id').where('id', '=', bucket.id).forUpdate().executeTakeFirst();
       const taken = await trx.selectFrom('bucket_domains').select(['bucket_id']).where('domain', '=', domain).executeTakeFirst();
-      if (taken) throw new ApiError(taken.bucket_id === bucket.id ? 21245 : 21215, 409, [{ path: '/domain', message: taken.bucket_id === bucket.id ? `域名 ${domain} 已绑定到此服务` : `域名 ${domain} 已被其他服务绑定` }]);
+      if (taken?.bucket_id === bucket.id) throw new ApiError(21245, 409, [{ path: '/domain', message: `域名 ${domain} 已绑定到此服务` }]);
+      if (taken && takeover?.bucket_id !== taken.bucket_id) throw refusal();
+      if (taken) {
+        // proven: the other account's binding goes, this one is made below (docs/security.md "Domain ownership")
+        await trx.deleteFrom('bucket_domains').where('domain', '=', domain).where('bucket_id', '=', taken.bucket_id).execute();
+        await writeLog(trx, req, { action: 'domain.takeover', target: bucket.name, detail: { domain, from_bucket: takeover!.name } });
+      }
       const count = await trx.selectFrom('bucket_domains').select(trx.fn.countAll<number>().as('n')).where('bucket_id', '=', bucket.id).executeTakeFirstOrThrow();
       if (Number(count.n) >= DOMAINS_PER_SERVICE) throw new ApiError(21240, 400);
       const inserted = await trx.insertInto('bucket_domains').values({ bucket_id: bucket.id, domain, cname: cnameFor(bucket.name) }).returningAll().executeTakeFirstOrThrow();
