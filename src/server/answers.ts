@@ -10,5 +10,15 @@ import { monitorAnswers } from './monitor/answers';
 import { mediaAnswers } from './media/answers';
 import { edgerulesAnswers } from './edgerules/answers';
 import { ddosAnswers } from './ddos/answers';
+import { accountsAnswers } from './accounts/answers';
+import { backupAnswers } from './backup/answers';
+import { bucketsAnswers } from './buckets/answers';
+import { dashboardAnswers } from './dashboard/answers';
+import { domainsAnswers } from './domains/answers';
+import { externalAnswers } from './external/answers';
+import { loganalysisAnswers } from './loganalysis/answers';
+import { referralsAnswers } from './referrals/answers';
+import { workordersAnswers } from './workorders/answers';
+import { smsAnswers } from './sms/answers';
 
-export const SECTION_ANSWERS: AnswerTable[] = [edgeAnswers, filesAnswers, purgeAnswers, monitorAnswers, mediaAnswers, edgerulesAnswers, ddosAnswers];
+export const SECTION_ANSWERS: AnswerTable[] = [edgeAnswers, filesAnswers, purgeAnswers, monitorAnswers, mediaAnswers, edgerulesAnswers, ddosAnswers, accountsAnswers, backupAnswers, bucketsAnswers, dashboardAnswers, domainsAnswers, externalAnswers, loganalysisAnswers, referralsAnswers, workordersAnswers, smsAnswers];
