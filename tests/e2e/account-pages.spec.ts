@@ -3,8 +3,7 @@
  * editing and deleting an operator; turning login verification on and signing in with the SMS code
  * (the seed's demosec); identity photos refused for size and type; a message read in the centre.
  */
-import { test, expect } from '@playwright/test';
-import { signIn, PASSWORD } from './helpers';
+import { test, expect, signIn, PASSWORD } from './helpers';
 
 const rnd = () => Math.random().toString(36).slice(2, 8).replace(/[^a-z0-9]/g, 'x');
 

@@ -3,8 +3,8 @@
  * application stays 申请中 (the pebble test in tests/server/certificates-free.test.ts issues for real);
  * the paid order is walked to issuance by the sandbox CA's job, which the server runs every 3 s.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { test, expect, signIn } from './helpers';
 
 async function lastPayCode(page: Page): Promise<string> {
   const res = await page.request.get('/api/dev/sms_outbox/?mobile=13800138000');

@@ -3,8 +3,7 @@
  * hours of traffic drawn with visx, unread messages, certificates and resource packages; the blog block is hidden on a
  * server without a feed.
  */
-import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('the dashboard shows the balance, the last 24 hours, messages and certificates', async ({ page }) => {
   await signIn(page);

@@ -3,8 +3,8 @@
  * mode (Monaco), reorder by drag (mouse and keyboard), change the status, delete, and the tester.
  * Each test works on its own service, so they can run side by side.
  */
-import { test, expect, type Page, type Locator } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page, Locator } from '@playwright/test';
+import { test, expect, signIn } from './helpers';
 
 const listUrl = (bucket: string) => `/services/${bucket}/edgeCalcCdn/`;
 

@@ -4,11 +4,14 @@
  * partner redeems once; an unverified account (demonew) gets the real-name prompt instead; a product
  * without an address opens its in-console landing page; the partner sign-in and the static texts.
  */
-import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
+
+/** A partner's page as the test's route answers it: a whole document (a title, a language), as a real site's is. */
+const partnerPage = (heading: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${heading}</title></head><body><main><h1>${heading}</h1></main></body></html>`;
 
 test('the SMS entry opens the partner console with a one-time token', async ({ page, context }) => {
-  await context.route('https://sms.partner.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<h1>partner sms console</h1>' }));
+  await context.route('https://sms.partner.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: partnerPage('partner sms console') }));
   await signIn(page, 'demo');
   const menu = page.getByRole('navigation', { name: '产品菜单' });
   const [popup] = await Promise.all([context.waitForEvent('page'), menu.getByRole('link', { name: '短信服务' }).click()]);
@@ -96,7 +99,7 @@ test('content audit: the menu entry without an audit account opens the in-consol
 });
 
 test('partner sign-in: a visitor is sent to sign in; a signed-in user agrees and the partner receives a token', async ({ page, context }) => {
-  await context.route('https://partner.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<h1>partner callback</h1>' }));
+  await context.route('https://partner.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: partnerPage('partner callback') }));
   const address = `/authorizationlogin?app_id=demo_partner&redirect_uri=${encodeURIComponent('https://partner.example/oauth/cb?state=s1')}`;
   await page.goto(address);
   await expect(page.locator('.partner-name')).toHaveText('演示合作伙伴');

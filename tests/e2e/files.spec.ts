@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 const unique = () => `e2e-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 

@@ -3,8 +3,7 @@
  * signed-in user to the dashboard (spec 000 §2.1); every time on the page is China Standard Time and the
  * chart's axis ticks on whole hours, whatever the browser's time zone.
  */
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('/ takes a visitor to the login page and a signed-in user to the dashboard', async ({ page }) => {
   await page.goto('/');

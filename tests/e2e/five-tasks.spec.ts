@@ -4,8 +4,8 @@
  * above the first, look at last week's bandwidth with the 95 line, purge a URL. A screenshot of each
  * step is attached to the test's report and kept in its output folder (test-results/).
  */
-import { test, expect, type Page, type TestInfo } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page, TestInfo } from '@playwright/test';
+import { test, expect, signIn } from './helpers';
 
 const SERVICE = 'e2e-walk';
 

@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('the schema gallery renders a setting, loads an invalid fixture and shows the live data', async ({ page }) => {
   await signIn(page);

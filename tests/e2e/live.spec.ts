@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('the live tabs follow the transport: stream monitor only for a push (file-type) service', async ({ page }) => {
   await signIn(page);

@@ -1,5 +1,4 @@
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('create an alarm task from the declaration, see it on the monitor page, hide it, delete it', async ({ page }) => {
   const name = `e2e 带宽告警 ${Date.now() % 100000}`;

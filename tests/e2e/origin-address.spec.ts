@@ -4,8 +4,8 @@
  * customer's loopback or metadata address is refused in the dialog with the catalogue's text (20011),
  * by the same guard the server runs, and nothing is saved.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { test, expect, signIn } from './helpers';
 
 const panel = (page: Page, id: string) => page.locator(`[data-setting=${id}]`);
 

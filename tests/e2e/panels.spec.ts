@@ -1,6 +1,6 @@
 /** Each panel of spec 002 §2 "Other configuration panels", with its modals and the rules between settings. */
-import { test, expect, type Locator, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, signIn } from './helpers';
 
 const panel = (page: Page, id: string) => page.locator(`[data-setting=${id}]`);
 const summary = (page: Page, id: string) => panel(page, id).locator('.setting-summary');

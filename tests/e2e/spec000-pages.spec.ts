@@ -3,8 +3,7 @@
  * domains with their use (推流 / 播放, from the 推流与播放域名 setting), the live HTTPS tab is the
  * per-domain HTTPS; and the named states account.personal / account.company have routes (item 11).
  */
-import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test("the live service's 域名管理 lists its domains with their use; its HTTPS tab is the per-domain HTTPS", async ({ page }) => {
   await signIn(page);

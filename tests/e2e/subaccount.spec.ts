@@ -3,8 +3,8 @@
  * disabling, deleting; signing in as it and landing where the spec says; the form's rules as a
  * person meets them; the real-name prompt; the operation log.
  */
-import { test, expect, type Page, type Locator } from '@playwright/test';
-import { PASSWORD, signIn } from './helpers';
+import type { Page, Locator } from '@playwright/test';
+import { test, expect, PASSWORD, signIn } from './helpers';
 
 async function signInAs(page: Page, username: string, password = PASSWORD) {
   await page.goto('/login/');

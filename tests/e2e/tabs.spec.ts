@@ -2,8 +2,7 @@
  * The service tabs (docs/service-tabs.md): adding and removing a domain on the domains tab, editing a
  * cache rule, and the service dropdown with the remark. Unique names; what a test adds it removes.
  */
-import { test, expect } from '@playwright/test';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 test('add a domain with the form engine checking it, see its CNAME, then remove it', async ({ page }) => {
   const domain = `e2e-${Date.now().toString(36)}.tabs-example.com`;
