@@ -121,3 +121,16 @@ test('the IP list is imported from a text file of at most 60 KB', async ({ page 
   await expect(dialog.getByRole('button', { name: '确定' })).toBeEnabled();
   await dialog.getByRole('button', { name: '取消' }).click();
 });
+
+test('a file service’s 回源管理 holds its origin: what the storage does not hold is fetched there (issue 19 item 2)', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/services/demo-assets/sourceFile/');
+  const panel = page.locator('[data-setting=origin]');
+  await expect(panel.locator('.setting-summary')).toHaveText('未配置源站');
+  await expect(page.getByText('没有可配置的项目')).toHaveCount(0);
+  await panel.getByRole('button', { name: '查看说明' }).click();
+  await expect(panel).toContainText('云存储中不存在的文件（存储返回 404）将回源到以下源站获取');
+  await panel.getByRole('button', { name: '管理' }).click();
+  await expect(page.getByRole('dialog', { name: '回源配置' })).toBeVisible();
+  await page.getByRole('dialog', { name: '回源配置' }).getByRole('button', { name: '取消' }).click();
+});

@@ -204,3 +204,33 @@ describe('mirror migration (源站资源迁移) fills the chosen file service', 
     expect(await entry('echo/', 'page.php')).toBeUndefined();
   });
 });
+
+describe('a file service with 回源 (docs/edge.md "File services and their origin")', () => {
+  test('what the storage holds answers from it; a file it does not hold is fetched from the origin; without an origin a miss is 404', async () => {
+    const bytes = Buffer.from('存储中的文件 ' + Date.now() + '\n');
+    await upload('demo-assets', '', [{ name: 'held-by-storage.txt', type: 'text/plain', bytes }]);
+    await edge.saveLive('demo-assets', 'origin', {
+      protocol: 'http',
+      host: '',
+      servers: [{ address: '127.0.0.1', port: edge.origin.port, weight: 10, backup: false }],
+      failover: { enable: true, timeout: 1, max_fails: 1 },
+    });
+    const held = await edge.request('assets.demo-example.com', '/held-by-storage.txt');
+    expect(held.status).toBe(200);
+    expect(held.body.equals(bytes)).toBe(true);
+    expect(edge.origin.hits.get('/held-by-storage.txt')).toBeFalsy();
+
+    const path = `/echo/file-origin/${Date.now()}`;
+    const fetched = await edge.request('assets.demo-example.com', path);
+    expect(fetched.status).toBe(200);
+    const seen = JSON.parse(fetched.body.toString());
+    expect(seen.headers.host).toBe('assets.demo-example.com');
+    // the node's key, sent to the storage, never reaches the customer's origin
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(edge.origin.hits.get(path)).toBeTruthy();
+
+    await edge.saveLive('demo-assets', 'origin', { protocol: 'http', host: '', servers: [], failover: { enable: true, timeout: 1, max_fails: 1 } });
+    const gone = await edge.request('assets.demo-example.com', `/echo/file-origin/after-${Date.now()}`);
+    expect(gone.status).toBe(404);
+  });
+});

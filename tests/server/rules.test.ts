@@ -189,3 +189,18 @@ describe('operation log', () => {
     expect(rows[0].created_at).toBeInstanceOf(Date);
   });
 });
+
+describe('origin: a file service may have none (回源 is optional there), every other service needs one', () => {
+  test('the guard refuses an empty list except for file services', async () => {
+    const { loadDeclarations } = await import('../../schemas/load');
+    const { SettingRegistry } = await import('../../schemas/registry');
+    const registry = new SettingRegistry(loadDeclarations());
+    const none = { protocol: 'http', host: '', servers: [], failover: { enable: true, timeout: 10, max_fails: 3 } };
+    const ctx = (kind: string) => ({ kind, bucketName: 'x', read: async () => undefined, bucket: async () => null }) as any;
+    expect(await registry.validate('origin', none, ctx('file'))).toMatchObject({ ok: true });
+    for (const kind of ['cdn', 'scdn', 'websocket', 'overseas', 'fusion'])
+      expect(await registry.validate('origin', none, ctx(kind))).toEqual({ ok: false, errors: [{ path: '/servers', message: '请至少添加一个源站' }] });
+    // without a service (the schema alone: fixtures, the CLI) the kind is unknown and the list may be empty
+    expect((await registry.validate('origin', none)).ok).toBe(true);
+  });
+});

@@ -112,17 +112,22 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
   for (const [, o] of outs) Object.assign(profile, Object.fromEntries(Object.entries(o.tls ?? {}).filter(([, v]) => v !== undefined)));
 
   const proxy: string[] = [];
-  if (origin) {
-    proxy.push(`proxy_pass ${origin.pass};`, `proxy_set_header Host ${origin.host ? q(origin.host) : '$host'};`);
+  /** A file service with 回源 configured: what the storage does not hold (404) is fetched from the origin. */
+  const fileOrigin = s.kind === 'file' && origin ? origin : null;
+  const originLines = (o: NonNullable<typeof origin>) => [`proxy_pass ${o.pass};`, `proxy_set_header Host ${o.host ? q(o.host) : '$host'};`];
+  if (origin && !fileOrigin) {
+    proxy.push(...originLines(origin));
   } else if (s.kind === 'file') {
     const u = new URL(opts.controlUrl);
     // the path percent-encoded again segment by segment ($uri is decoded; a variable in proxy_pass is sent as is)
     const esc = 'set_by_lua_block $edge_file_uri { return require("edge_files").escape_path(ngx.var.uri) }'; // (a 缩略图版本 sets it before its rewrite)
     proxy.push(esc, `proxy_pass ${u.protocol}//${u.host}/edge/v1/files/${encodeURIComponent(s.name)}$edge_file_uri;`, `proxy_set_header Host ${q(u.host)};`, 'proxy_set_header Authorization $edge_node_auth;');
+    // a file the storage does not hold goes to the origin (docs/edge.md "File services and their origin")
+    if (fileOrigin) proxy.push('proxy_intercept_errors on;', `error_page 404 = @${prefix}_file_origin;`);
   } else {
     proxy.push('return 502;');
   }
-  proxy.push(
+  const common = [
     'proxy_set_header X-Real-IP $remote_addr;',
     'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
     'proxy_set_header X-Forwarded-Proto $scheme;',
@@ -135,7 +140,8 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
     'proxy_cache edge_cache;',
     'proxy_cache_key $host$uri?$edge_key_args;',
     ...all('proxy'),
-  );
+  ];
+  proxy.push(...common);
   const rules = s.paused ? null : rulesParts(s); // edge rules (src/edge/rules/lua.ts)
   if (rules) proxy.splice(0, proxy.length, ...rules.proxy(proxy));
 
@@ -169,6 +175,8 @@ export function compileService(s: EdgeService, compilers: Map<string, EdgeCompil
       body.push(`location ${loc.match} {`, ...indent([...loc.directives, ...proxy]), '}');
     }
     if (!seen.has('/')) body.push('location / {', ...indent(proxy), '}');
+    // the storage answered 404: the same request to the customer's origin, without the node's key
+    if (fileOrigin) body.push(`location @${prefix}_file_origin {`, ...indent([...originLines(fileOrigin), ...common]), '}');
   }
 
   const http = domains.filter(Boolean);
