@@ -185,6 +185,7 @@ export const routes: RouteObject[] = [
               // recharge, orders, invoices, rebates (docs/billing-money.md)
               { path: 'charge', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/charge/ChargePage')) },
               { path: 'history', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/orders/OrdersPage')) },
+              { path: 'ledger', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/ledger/LedgerPage')) },
               { path: 'invoicing', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/invoices/InvoicingPage')) },
               { path: 'createInvoicing', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/invoices/CreateInvoicingPage')) },
               { path: 'invoicingDetail/:id', ...billingPage(() => import(/* webpackChunkName: "billing-money" */ './billing/invoices/InvoicingDetailPage')) },

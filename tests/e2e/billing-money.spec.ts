@@ -196,3 +196,21 @@ test('a special invoice title asks for the bank details and takes the 一般纳�
   await expect(dialog).toBeHidden();
   await expect(page.getByText(title)).toBeVisible();
 });
+
+test('收支明细 lists every change of the balance with the balance after it; the newest row’s balance is the header’s', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/billing/bills/');
+  await page.getByRole('link', { name: '收支明细' }).click();
+  await expect(page).toHaveURL(/\/billing\/ledger\/$/);
+  const rows = page.getByTestId('ledger-table').locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  // the server's own figures: the balance is the ledger's sum, and the newest row carries it
+  const api = (await (await page.request.get('/api/billing/ledger?page=1&size=1')).json()).data;
+  expect(api.balance).toBeCloseTo(api.ledger_sum, 2);
+  const newest = await rows.first().locator('td').nth(4).innerText();
+  expect(Number(newest.replace(/,/g, ''))).toBeCloseTo(api.entries[0].balance, 2);
+  // by kind: only bill settlements
+  await page.getByLabel('类型').selectOption('bill');
+  await expect(rows.first().locator('td').nth(1)).toHaveText('账单结算');
+  for (const kind of await rows.locator('td:nth-child(2)').allInnerTexts()) expect(kind).toBe('账单结算');
+});

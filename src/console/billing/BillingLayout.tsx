@@ -23,6 +23,7 @@ const DETAIL_PAGES = [/^\/billing\/bills\/[^/]+\/?$/, /^\/billing\/history\/?$/,
 /** The pages behind each item a listed account may not see (spec 001 §2.6). */
 const ITEM_PAGES: [RegExp, HideableItem][] = [
   [/^\/billing\/charge(\/|$)/, 'balance'],
+  [/^\/billing\/ledger(\/|$)/, 'balance'],
   [/^\/billing\/history(\/|$)/, 'history'],
   [/^\/billing\/bills(\/|$)/, 'bills'],
   [/^\/billing\/(invoicing|createInvoicing|invoicingDetail)(\/|$)/, 'invoicing'],

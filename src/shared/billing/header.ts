@@ -51,6 +51,7 @@ export function moneyParts(money: number): { int: string; decimal: string } {
 export const BILLING_NAV: { path: string; label: string; hide?: HideableItem }[] = [
   { path: '/billing/charge/', label: '充值', hide: 'balance' },
   { path: '/billing/history/', label: '充值记录', hide: 'history' },
+  { path: '/billing/ledger/', label: '收支明细', hide: 'balance' },
   { path: '/billing/bills/', label: '账单管理', hide: 'bills' },
   { path: '/billing/vouchers/', label: '代金券' },
   { path: '/billing/resources/', label: '资源包' },

@@ -14,6 +14,9 @@ export const LEDGER_KINDS = {
 
 export type LedgerKind = keyof typeof LEDGER_KINDS;
 
+/** Rows of 收支明细 a page (the route's default page size). */
+export const LEDGER_PAGE_SIZE = 20;
+
 export function isLedgerKind(k: string): k is LedgerKind {
   return Object.prototype.hasOwnProperty.call(LEDGER_KINDS, k);
 }

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db';
 import { ok } from '../../http/envelope';
 import type {} from './tables';
-import { LEDGER_KINDS, type LedgerEntry, type LedgerKind } from '../../../shared/billing/ledger';
+import { LEDGER_KINDS, LEDGER_PAGE_SIZE, type LedgerEntry, type LedgerKind } from '../../../shared/billing/ledger';
 
 const bill = { access: 'parent' as const, needs: ['bill' as const] };
 
@@ -23,7 +23,7 @@ export function ledgerRoutes(app: FastifyInstance, db: DB): void {
           additionalProperties: false,
           properties: {
             page: { type: 'integer', minimum: 1, default: 1, errorMessage: '页码从 1 开始' },
-            size: { type: 'integer', minimum: 1, maximum: 100, default: 20, errorMessage: '每页 1 到 100 条' },
+            size: { type: 'integer', minimum: 1, maximum: 100, default: LEDGER_PAGE_SIZE, errorMessage: '每页 1 到 100 条' },
             start_time: { type: 'integer', minimum: 0, errorMessage: '开始时间为 Unix 秒' },
             end_time: { type: 'integer', minimum: 0, errorMessage: '结束时间为 Unix 秒' },
             kind: { type: 'string', enum: Object.keys(LEDGER_KINDS), errorMessage: '类型不正确' },
