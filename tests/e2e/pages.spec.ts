@@ -59,6 +59,7 @@ const PAGES = [
   '/billing/other/',
   '/billing/charge/',
   '/billing/history/',
+  '/billing/ledger/',
   '/billing/invoicing/',
   '/billing/createInvoicing/',
   '/billing/rebateAmount/',
