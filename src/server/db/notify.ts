@@ -71,23 +71,30 @@ interface PgPoolLike {
 export function pgNotifications(connectionString: string, pool: PgPoolLike): Notifications {
   const writes = new WriteObservers();
   const wrapped = new WeakSet<object>();
-  const connect = pool.connect.bind(pool);
-  pool.connect = async () => {
-    const client = await connect();
-    if (!wrapped.has(client)) {
-      wrapped.add(client);
-      const query = client.query.bind(client);
-      client.query = (...args: any[]) => {
-        const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
-        if (typeof text !== 'string') return query(...args);
-        writes.seen(text);
-        // a hot query (./prepared.ts) goes as a named prepared statement: parsed and planned once per connection
-        const name = typeof args[0] === 'string' && Array.isArray(args[1]) ? preparedName(text) : undefined;
-        return name ? query({ name, text, values: args[1] }) : query(...args);
-      };
-    }
-    return client;
+  const wrap = (client: { query: (...args: any[]) => any }) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client);
+    client.query = (...args: any[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : args[0]?.text;
+      if (typeof text !== 'string') return query(...args);
+      writes.seen(text);
+      // a hot query (./prepared.ts) goes as a named prepared statement: parsed and planned once per connection
+      const name = typeof args[0] === 'string' && Array.isArray(args[1]) ? preparedName(text) : undefined;
+      return name ? query({ name, text, values: args[1] }) : query(...args);
+    };
   };
+  const connect = pool.connect.bind(pool) as (...args: any[]) => any;
+  // both forms of pg's Pool.connect: the promise (kysely) and the callback (pool.query)
+  pool.connect = ((cb?: (err: Error | undefined, client: any, done: unknown) => void) => {
+    if (typeof cb === 'function') {
+      return connect((err: Error | undefined, client: any, done: unknown) => {
+        if (client) wrap(client);
+        cb(err, client, done);
+      });
+    }
+    return (connect() as Promise<{ query: (...args: any[]) => any }>).then((client) => (wrap(client), client));
+  }) as PgPoolLike['connect'];
   return {
     onWrite: (cb) => writes.add(cb),
     async listen(channel, onPayload, state) {
