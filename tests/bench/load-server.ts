@@ -36,6 +36,15 @@ async function main() {
   await seedTraffic(db, { days: Number(process.env.TRAFFIC_DAYS ?? 8), fiveMinuteDays: 2, geoHourlyDays: 1, seed: 1 });
   await seedDemoBills(db);
   const app = await buildApp({ db, config, registry: loadRegistry(), logger: false });
+  // the server's own time per request (from reading it to answering: Fastify's elapsedTime), which the bench
+  // reads and resets after each figure — time a request spent before the server read it is not in it
+  let times: number[] = [];
+  app.addHook('onResponse', async (_req, reply) => void times.push(reply.elapsedTime));
+  app.get('/__bench/timing/', { config: { access: 'public' } }, async () => {
+    const sorted = times.sort((x, y) => x - y);
+    times = [];
+    return { count: sorted.length, p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, max: sorted.at(-1) ?? 0 };
+  });
   await app.listen({ port, host: '127.0.0.1' });
   console.log(`ready ${(app.server.address() as { port: number }).port}`);
   const stop = async () => {

@@ -11,6 +11,10 @@
  *   e. the lists a console page opens first (service list, statistics selector, message centre, operation
  *      log, bills) on PostgreSQL, 10 connections, with their p99
  *
+ * LOAD_PARTS (e.g. `d`, or `a,b`) runs only those figures. PGlite's 100-connection figure also prints the
+ * server's own slowest time (from reading the request to answering it), to tell the wait inside the server
+ * (bounded by DB_WAIT_MS) from the time before the server read the request.
+ *
  * PostgreSQL: a scratch database on BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/postgres),
  * dropped afterwards; skipped when none answers. `npx tsx tests/bench/server-load.ts` runs it alone.
  */
@@ -103,6 +107,11 @@ export async function load(opts: { url: string; cookie?: string; method?: 'GET' 
   };
 }
 
+/** The load server's own time per request since the last call (tests/bench/load-server.ts), and resets it. */
+async function serverTiming(url: string): Promise<{ count: number; p99: number; max: number }> {
+  return (await fetch(`${url}/__bench/timing/`)).json() as Promise<{ count: number; p99: number; max: number }>;
+}
+
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 export function line(label: string, l: Load, extra = ''): void {
   const codes = Object.entries(l.statuses)
@@ -158,34 +167,44 @@ const LISTS: [string, string][] = [
   ['账单 GET /api/bills/', '/api/bills/?page=1&limit=20'],
 ];
 
+/** LOAD_PARTS (e.g. `d` or `a,b`) runs only those figures; all by default. */
+const parts = new Set((process.env.LOAD_PARTS ?? 'a,b,c,d,e').split(',').map((p) => p.trim()));
+
 export async function serverLoadBench(): Promise<void> {
   const loadavg = () => os.loadavg().map((n) => n.toFixed(2)).join(' ');
   console.log(`\n== 服务端负载（autocannon，127.0.0.1，每项 ${seconds} 秒；开始时负载 ${loadavg()}，${os.cpus().length} 核） ==`);
-  const bare = await startLoadServer({ MODE: 'bare' });
-  let ceiling: Load;
-  try {
-    await load({ url: `${bare.url}/bare/`, duration: 2 }); // warm up
-    ceiling = await load({ url: `${bare.url}/bare/` });
-    line('a. 基线：裸 Fastify 路由，常量 JSON，100 连接', ceiling);
-  } finally {
-    await bare.stop();
+  let ceiling: Load | null = null;
+  if (parts.has('a') || parts.has('b')) {
+    const bare = await startLoadServer({ MODE: 'bare' });
+    try {
+      await load({ url: `${bare.url}/bare/`, duration: 2 }); // warm up
+      ceiling = await load({ url: `${bare.url}/bare/` });
+      line('a. 基线：裸 Fastify 路由，常量 JSON，100 连接', ceiling);
+    } finally {
+      await bare.stop();
+    }
   }
 
   const base = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
-  if (await reachable(base)) {
+  if (!parts.has('b') && !parts.has('c') && !parts.has('e')) {
+    // no PostgreSQL figure asked for
+  } else if (await reachable(base)) {
     const pg = await scratchPostgres(base);
     const server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url });
     try {
       const cookie = await signIn(server.url);
-      await load({ url: server.url + READ, cookie, duration: 2 });
-      const reads = await load({ url: server.url + READ, cookie });
-      line('b. 设置读取 PostgreSQL，100 连接', reads, `为基线的 ${((100 * reads.perSecond) / ceiling.perSecond).toFixed(1)} %`);
-      line('   设置读取 PostgreSQL，固定 1,000 次/秒', await load({ url: server.url + READ, cookie, connections: 20, rate: 1000 }));
-      line('c. 设置保存 PostgreSQL，100 连接', await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveBody }));
-      line('   设置保存 PostgreSQL，固定 300 次/秒', await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveBody, connections: 20, rate: 300 }));
-      for (const [label, url] of LISTS) {
-        const l = await load({ url: server.url + url, cookie, connections: 10 });
-        line(`e. ${label}，10 连接`, l);
+      if (parts.has('b')) {
+        await load({ url: server.url + READ, cookie, duration: 2 });
+        const reads = await load({ url: server.url + READ, cookie });
+        line('b. 设置读取 PostgreSQL，100 连接', reads, ceiling ? `为基线的 ${((100 * reads.perSecond) / ceiling.perSecond).toFixed(1)} %` : '');
+        line('   设置读取 PostgreSQL，固定 1,000 次/秒', await load({ url: server.url + READ, cookie, connections: 20, rate: 1000 }));
+      }
+      if (parts.has('c')) {
+        line('c. 设置保存 PostgreSQL，100 连接', await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveBody }));
+        line('   设置保存 PostgreSQL，固定 300 次/秒', await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveBody, connections: 20, rate: 300 }));
+      }
+      if (parts.has('e')) {
+        for (const [label, url] of LISTS) line(`e. ${label}，10 连接`, await load({ url: server.url + url, cookie, connections: 10 }));
       }
     } finally {
       await server.stop();
@@ -195,18 +214,23 @@ export async function serverLoadBench(): Promise<void> {
     console.log(`  PostgreSQL 不可用（${base}），跳过 b、c、e`);
   }
 
-  const lite = await startLoadServer({ MODE: 'app' });
-  try {
-    const cookie = await signIn(lite.url);
-    await load({ url: lite.url + READ, cookie, duration: 2, connections: 1 });
-    const one = (l: Load) => `每次 ${(1000 / l.perSecond).toFixed(2)} ms`;
-    const read1 = await load({ url: lite.url + READ, cookie, connections: 1 });
-    line('d. 设置读取 PGlite，单连接顺序请求', read1, one(read1));
-    const save1 = await load({ url: lite.url + SAVE, cookie, method: 'POST', bodies: saveBody, connections: 1 });
-    line('   设置保存 PGlite，单连接顺序请求', save1, one(save1));
-    line('   设置读取 PGlite，100 连接', await load({ url: lite.url + READ, cookie }));
-  } finally {
-    await lite.stop();
+  if (parts.has('d')) {
+    const lite = await startLoadServer({ MODE: 'app' });
+    try {
+      const cookie = await signIn(lite.url);
+      await load({ url: lite.url + READ, cookie, duration: 2, connections: 1 });
+      const one = (l: Load) => `每次 ${(1000 / l.perSecond).toFixed(2)} ms`;
+      const read1 = await load({ url: lite.url + READ, cookie, connections: 1 });
+      line('d. 设置读取 PGlite，单连接顺序请求', read1, one(read1));
+      const save1 = await load({ url: lite.url + SAVE, cookie, method: 'POST', bodies: saveBody, connections: 1 });
+      line('   设置保存 PGlite，单连接顺序请求', save1, one(save1));
+      await serverTiming(lite.url); // reset
+      const many = await load({ url: lite.url + READ, cookie });
+      const inServer = await serverTiming(lite.url);
+      line('   设置读取 PGlite，100 连接', many, `服务端内最慢 ${Math.round(inServer.max)} ms（p99 ${Math.round(inServer.p99)} ms）`);
+    } finally {
+      await lite.stop();
+    }
   }
   console.log(`  结束时负载 ${loadavg()}`);
 }
