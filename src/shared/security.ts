@@ -10,6 +10,10 @@ export const PHOTO_ACCEPT = '.jpg,.jpeg,.bmp,.gif,.png,image/jpeg,image/png,imag
 export const PHOTO_TYPE_TEXT = '仅支持 .jpg .jpeg .bmp .gif .png 格式';
 export const PHOTO_SIZE_TEXT = '照片大小不超过5M';
 
+/** The profile picture (spec 000 §9: "a separate avatar-type image limit of 30 KB"): the photos' types, at most 30 KB. */
+export const AVATAR_MAX_BYTES = 30 * 1024;
+export const AVATAR_SIZE_TEXT = '头像大小不超过 30 KB';
+
 /** The image type of a file by its first bytes: jpeg, png, gif or bmp; null for anything else. */
 /* checked by the console before sending and by the server on receipt */
 export function imageTypeOf(bytes: Uint8Array): string | null {

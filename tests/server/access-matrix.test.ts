@@ -106,6 +106,11 @@ const MATRIX: Record<string, Case[]> = {
   'GET /api/accounts/v2/usage/': [{ req: get('/api/accounts/v2/usage/'), allow: signedIn }],
   // a visitor is answered too (user null): tests/server/session-route.test.ts checks what each one gets
   'GET /api/accounts/session/': [{ req: get('/api/accounts/session/'), allow: anyone }],
+  // each user's own picture: nobody reaches another's (tests/server/avatar.test.ts)
+  'GET /api/accounts/avatar/': [{ req: get('/api/accounts/avatar/'), allow: signedIn }],
+  'GET /api/accounts/avatar/info/': [{ req: get('/api/accounts/avatar/info/'), allow: signedIn }],
+  'PUT /api/accounts/avatar/': [{ note: 'not multipart', req: send('PUT', '/api/accounts/avatar/', () => ({})), allow: signedIn }],
+  'DELETE /api/accounts/avatar/': [{ req: send('DELETE', '/api/accounts/avatar/', () => ({})), allow: signedIn }],
   'GET /api/account/child/': [{ req: get('/api/account/child/'), allow: isMain }],
   'GET /api/account/child/check/': [{ req: get('/api/account/child/check/?check_type=username&check_value=demo_ops'), allow: isMain }],
   'PUT /api/account/child/': [{ note: 'a taken name', req: send('PUT', '/api/account/child/', () => ({ child_name: 'demo_ops', password: 'secret123', permissions: ['cdn', 'stats'] })), allow: isMain }],

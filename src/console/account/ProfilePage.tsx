@@ -16,6 +16,7 @@ import type { FieldError } from '../../shared/errors';
 import { eventNumber } from '../../shared/events';
 import { maskMiddle, VERIFY_STATES, type VerificationInfo } from '../../shared/security';
 import { formatAt } from '../../shared/format';
+import { AvatarCard } from './AvatarCard';
 
 interface Profile {
   username: string;
@@ -93,6 +94,7 @@ export default function ProfilePage() {
   return (
     <div className="profile-page">
       <H3>账号信息</H3>
+      <AvatarCard />
       <Card className="security-card">
         <dl className="profile-grid">
           <dt>账号</dt>

@@ -132,6 +132,18 @@ export const accountMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0033_user_avatars': {
+    // the profile picture of each user (sub-accounts too), at most AVATAR_MAX_BYTES (src/shared/security.ts)
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('user_avatars')
+        .addColumn('user_id', 'integer', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('bytes', 'bytea', (c) => c.notNull())
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
   '0038_users_smart_compression': {
     // spec 002 §2: the smart compression panel is "shown only when the business flag is set" — the flag
     // of the main account (issue 19 item 18); the demo seed sets it for demo

@@ -2,6 +2,7 @@
  * The account's own pages and the entry pages (docs/accounts.md): registration, activation, lost
  * password, the security page, profile and real-name verification, operators. One call from app.ts.
  */
+import { avatarRoutes } from './avatar';
 import type { FastifyInstance } from 'fastify';
 import type { DB } from '../db';
 import type { ServerConfig } from '../config';
@@ -16,5 +17,6 @@ export function selfServiceRoutes(app: FastifyInstance, db: DB, config: ServerCo
   registrationRoutes(app, db, config, sms, mail);
   securityRoutes(app, db, config, sms, mail);
   operatorRoutes(app, db);
+  avatarRoutes(app, db);
   if (config.smsOutboxApi) mailOutboxRoutes(app, db);
 }

@@ -90,6 +90,14 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/** A user's profile picture (migration 0033, src/server/accounts/avatar.ts). */
+export interface UserAvatarsTable {
+  user_id: number;
+  content_type: string;
+  bytes: Buffer;
+  updated_at: Generated<Date>;
+}
+
 /* Columns migration 0030 adds to users. */
 declare module '../db/schema' {
   interface Database {
@@ -102,6 +110,7 @@ declare module '../db/schema' {
     identity_verifications: IdentityVerificationsTable;
     identity_images: IdentityImagesTable;
     rate_limits: RateLimitsTable;
+    user_avatars: UserAvatarsTable;
   }
   interface UsersTable {
     email_verified: Generated<boolean>;
