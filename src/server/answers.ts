@@ -20,5 +20,10 @@ import { loganalysisAnswers } from './loganalysis/answers';
 import { referralsAnswers } from './referrals/answers';
 import { workordersAnswers } from './workorders/answers';
 import { smsAnswers } from './sms/answers';
+import { liveAnswers } from './live/answers';
+import { messagesAnswers } from './messages/answers';
+import { certificatesAnswers } from './certificates/answers';
+import { billingAnswers } from './billing/answers';
+import { schemasAnswers } from './schemas/answers';
 
-export const SECTION_ANSWERS: AnswerTable[] = [edgeAnswers, filesAnswers, purgeAnswers, monitorAnswers, mediaAnswers, edgerulesAnswers, ddosAnswers, accountsAnswers, backupAnswers, bucketsAnswers, dashboardAnswers, domainsAnswers, externalAnswers, loganalysisAnswers, referralsAnswers, workordersAnswers, smsAnswers];
+export const SECTION_ANSWERS: AnswerTable[] = [edgeAnswers, filesAnswers, purgeAnswers, monitorAnswers, mediaAnswers, edgerulesAnswers, ddosAnswers, accountsAnswers, backupAnswers, bucketsAnswers, dashboardAnswers, domainsAnswers, externalAnswers, loganalysisAnswers, referralsAnswers, workordersAnswers, smsAnswers, liveAnswers, messagesAnswers, certificatesAnswers, billingAnswers, schemasAnswers];

@@ -4,9 +4,9 @@
 import { ok, str, num, bool, any, obj, map, arr, type AnswerTable } from '../http/answers';
 
 export const ddosAnswers: AnswerTable = {
-  // src/server/ddos/routes.ts, 11 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/node/list': ok(arr(obj({ id: num, name: str }))),
-  // src/server/ddos/routes.ts, 11 samples
+  // src/server/ddos/routes.ts
   'POST /api/ddos/calculate': ok(obj({
       package: str,
       package_name: str,
@@ -16,7 +16,7 @@ export const ddosAnswers: AnswerTable = {
       original_price: str,
       price: str,
     })),
-  // src/server/ddos/routes.ts, 11 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/order': ok(arr(obj({
       id: num,
       package: str,
@@ -29,7 +29,7 @@ export const ddosAnswers: AnswerTable = {
       created_at: str,
       paid_at: str,
     }))),
-  // src/server/ddos/routes.ts, 24 samples
+  // src/server/ddos/routes.ts
   'POST /api/ddos/order': ok(obj({
       order_id: num,
       package: str,
@@ -41,9 +41,9 @@ export const ddosAnswers: AnswerTable = {
       price: str,
       status: str,
     })),
-  // src/server/ddos/routes.ts, 13 samples
+  // src/server/ddos/routes.ts
   'POST /api/ddos/order/pay': ok(obj({ order_id: num, instance_id: num, instance_name: str, price: str, balance: str })),
-  // src/server/ddos/routes.ts, 63 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/instance': ok(arr(obj({
       id: num,
       name: str,
@@ -59,9 +59,9 @@ export const ddosAnswers: AnswerTable = {
       end_time: str,
       ip_count: num,
     }))),
-  // src/server/ddos/routes.ts, 19 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/ip': ok(arr(obj({ id: num, instance_id: num, ip: str, node_id: num, node_name: str, status: str }))),
-  // src/server/ddos/routes.ts, 63 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/l7': ok(arr(obj({
       id: num,
       instance_id: num,
@@ -78,7 +78,7 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })), { pager: obj({ since: num, max: num, total: num }) }),
-  // src/server/ddos/routes.ts, 35 samples
+  // src/server/ddos/routes.ts
   'PUT /api/ddos/l7': ok(obj({
       id: num,
       instance_id: num,
@@ -95,7 +95,7 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })),
-  // src/server/ddos/routes.ts, 9 samples
+  // src/server/ddos/routes.ts
   'POST /api/ddos/l7': ok(obj({
       id: num,
       instance_id: num,
@@ -112,9 +112,9 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })),
-  // src/server/ddos/routes.ts, 9 samples
+  // src/server/ddos/routes.ts
   'DELETE /api/ddos/l7': ok(obj({ id: num })),
-  // src/server/ddos/routes.ts, 53 samples
+  // src/server/ddos/routes.ts
   'PUT /api/ddos/l7/non_website': ok(obj({
       id: num,
       instance_id: num,
@@ -131,7 +131,7 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })),
-  // src/server/ddos/routes.ts, 9 samples
+  // src/server/ddos/routes.ts
   'POST /api/ddos/l7/waf': ok(obj({
       id: num,
       instance_id: num,
@@ -148,7 +148,7 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })),
-  // src/server/ddos/routes.ts, 10 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/l4': ok(arr(obj({
       id: num,
       instance_id: num,
@@ -159,7 +159,7 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })), { pager: obj({ since: num, max: num }) }),
-  // src/server/ddos/routes.ts, 9 samples
+  // src/server/ddos/routes.ts
   'PUT /api/ddos/l4': ok(obj({
       id: num,
       instance_id: num,
@@ -170,7 +170,7 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })),
-  // src/server/ddos/routes.ts, 9 samples
+  // src/server/ddos/routes.ts
   'POST /api/ddos/l4': ok(obj({
       id: num,
       instance_id: num,
@@ -181,9 +181,9 @@ export const ddosAnswers: AnswerTable = {
       status: str,
       created_at: str,
     })),
-  // src/server/ddos/routes.ts, 9 samples
+  // src/server/ddos/routes.ts
   'DELETE /api/ddos/l4': ok(obj({ id: num })),
-  // src/server/ddos/routes.ts, 10 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/attack/statistics': ok(obj({
       count: num,
       attacking: num,
@@ -195,7 +195,7 @@ export const ddosAnswers: AnswerTable = {
       start_time: num,
       end_time: num,
     })),
-  // src/server/ddos/routes.ts, 19 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/attack/list': ok(arr(obj({
       id: num,
       instance_id: num,
@@ -207,7 +207,7 @@ export const ddosAnswers: AnswerTable = {
       peak_pps: num,
       status: str,
     })), { pager: obj({ since: num, max: num }) }),
-  // src/server/ddos/routes.ts, 55 samples
+  // src/server/ddos/routes.ts
   'GET /api/ddos/stat/flow': ok(obj({
       type: num,
       title: str,

@@ -71,6 +71,12 @@ export const edgeAnswers: AnswerTable = {
     {},
     ['data'],
   ),
+  // a migrated object stored (src/shared/files.ts FileEntry)
+  'PUT /edge/v1/files/:bucket_name/*': ok(
+    exact({ id: int, path: string, name: string, type: { type: 'string', enum: ['folder', 'file'] }, size: { type: 'number' }, content_type: nullableString, updated_at: string }),
+    {},
+    ['data'],
+  ),
   'POST /edge/v1/purge/report': ok(exact({ settled: int }), {}, ['data']),
   // EdgeStatus (the console's service page; src/console/api/openapi-check.ts checks it)
   'GET /api/buckets/edge/': ok(

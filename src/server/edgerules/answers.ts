@@ -4,7 +4,7 @@
 import { ok, str, num, bool, any, obj, arr, type AnswerTable } from '../http/answers';
 
 export const edgerulesAnswers: AnswerTable = {
-  // src/server/edgerules/routes.ts, 102 samples
+  // src/server/edgerules/routes.ts
   'GET /api/buckets/rewrite/': ok(obj({
       pager: obj({ total: num, page: num, pages: num }),
       rewrite: arr(obj({
@@ -23,7 +23,7 @@ export const edgerulesAnswers: AnswerTable = {
         ip: str,
       })),
     })),
-  // src/server/edgerules/routes.ts, 183 samples
+  // src/server/edgerules/routes.ts
   'PUT /api/buckets/rewrite/': ok(obj({
       rewrite_id: num,
       bucket_name: str,
@@ -39,7 +39,7 @@ export const edgerulesAnswers: AnswerTable = {
       rule: str,
       ip: str,
     })),
-  // src/server/edgerules/routes.ts, 7 samples
+  // src/server/edgerules/routes.ts
   'POST /api/buckets/rewrite/': ok(obj({
       rewrite_id: num,
       bucket_name: str,
@@ -54,15 +54,15 @@ export const edgerulesAnswers: AnswerTable = {
       pattern: str,
       rule: str,
     })),
-  // src/server/edgerules/routes.ts, 6 samples
+  // src/server/edgerules/routes.ts
   'DELETE /api/buckets/rewrite/': ok(undefined),
-  // src/server/edgerules/routes.ts, 25 samples
+  // src/server/edgerules/routes.ts
   'POST /api/buckets/rewrite/priority/': ok(obj({ rewrite_id: num, priority: num })),
-  // src/server/edgerules/routes.ts, 13 samples
+  // src/server/edgerules/routes.ts
   'POST /api/buckets/rewrite/status/': ok(obj({ rewrite_id: num, status: str, ip: str })),
-  // src/server/edgerules/routes.ts, 66 samples
+  // src/server/edgerules/routes.ts
   'POST /api/buckets/rewrite/check/': ok(obj({ part: str, reason: str, line: num, column: num, start: num, end: num }), { message: str, errors: arr(obj({ path: str, message: str })) }),
-  // src/server/edgerules/routes.ts, 39 samples
+  // src/server/edgerules/routes.ts
   'POST /api/buckets/rewrite/test/': ok(obj({
       status: num,
       location: str,
@@ -80,7 +80,7 @@ export const edgerulesAnswers: AnswerTable = {
       trace: arr(obj({ rewrite_id: num, describe: str, priority: num, outcome: str })),
       notes: arr(any),
     }), { rules: arr(obj({ rewrite_id: num, describe: str, priority: num, status: str })) }),
-  // src/server/edgerules/routes.ts, 54 samples
+  // src/server/edgerules/routes.ts
   'GET /api/buckets/rewrite/countries/': ok(obj({
       CN: str,
       HK: str,
@@ -141,7 +141,7 @@ export const edgerulesAnswers: AnswerTable = {
       NG: str,
       KE: str,
     })),
-  // src/server/edgerules/routes.ts, 54 samples
+  // src/server/edgerules/routes.ts
   'GET /api/ip': ok(obj({ ip: str })),
   // src/server/edgerules/live.ts (the live tester, needs an edge): the request as sent, the rules' prediction
   // (as POST /api/buckets/rewrite/test/ computes it), what the edge answered, and the differences

@@ -4,9 +4,9 @@
 import { ok, str, num, bool, any, obj, map, arr, type AnswerTable } from '../http/answers';
 
 export const mediaAnswers: AnswerTable = {
-  // src/server/media/routes.ts, 90 samples
+  // src/server/media/routes.ts
   'POST /av/pretreatment': ok(obj({ task_id: num })),
-  // src/server/media/routes.ts, 11 samples
+  // src/server/media/routes.ts
   'GET /av/tasklist': ok(arr(obj({
       task_id: num,
       bucket_name: str,
@@ -21,7 +21,7 @@ export const mediaAnswers: AnswerTable = {
       created_at: str,
       finished_at: str,
     })), { pager: obj({ since: num, max: num }) }),
-  // src/server/media/routes.ts, 99 samples
+  // src/server/media/routes.ts
   'GET /av/task': ok(obj({
       task_id: num,
       bucket_name: str,
@@ -36,7 +36,7 @@ export const mediaAnswers: AnswerTable = {
       created_at: str,
       finished_at: str,
     })),
-  // src/server/media/routes.ts, 44 samples
+  // src/server/media/routes.ts
   'GET /api/logs/av/query/': ok(arr(obj({
       task_id: num,
       bucket_name: str,
@@ -51,6 +51,6 @@ export const mediaAnswers: AnswerTable = {
       created_at: str,
       finished_at: str,
     })), { pager: obj({ since: num, max: num }), start: str, end: str }),
-  // src/server/media/routes.ts, 44 samples
+  // src/server/media/routes.ts
   'GET /api/logs/stream/query': ok(arr(obj({ day: str, usage_key: str, minutes: num, tasks: num })), { summary: map(any), start: str, end: str }),
 };

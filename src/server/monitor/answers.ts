@@ -4,7 +4,7 @@
 import { ok, str, num, bool, obj, arr, type AnswerTable } from '../http/answers';
 
 export const monitorAnswers: AnswerTable = {
-  // src/server/monitor/routes.ts, 104 samples
+  // src/server/monitor/routes.ts
   'GET /api/monitor/': ok(arr(obj({
       id: num,
       name: str,
@@ -21,7 +21,7 @@ export const monitorAnswers: AnswerTable = {
       checked_at: str,
       created_at: str,
     })), { limit: num }),
-  // src/server/monitor/routes.ts, 33 samples
+  // src/server/monitor/routes.ts
   'PUT /api/monitor/': ok(obj({
       id: num,
       name: str,
@@ -38,7 +38,7 @@ export const monitorAnswers: AnswerTable = {
       checked_at: str,
       created_at: str,
     })),
-  // src/server/monitor/routes.ts, 11 samples
+  // src/server/monitor/routes.ts
   'POST /api/monitor/': ok(obj({
       id: num,
       name: str,
@@ -55,9 +55,9 @@ export const monitorAnswers: AnswerTable = {
       checked_at: str,
       created_at: str,
     })),
-  // src/server/monitor/routes.ts, 22 samples
+  // src/server/monitor/routes.ts
   'DELETE /api/monitor/': ok(obj({ id: num })),
-  // src/server/monitor/routes.ts, 11 samples
+  // src/server/monitor/routes.ts
   'POST /api/monitor/visible/': ok(obj({
       id: num,
       name: str,
@@ -74,7 +74,7 @@ export const monitorAnswers: AnswerTable = {
       checked_at: str,
       created_at: str,
     })),
-  // src/server/monitor/routes.ts, 38 samples
+  // src/server/monitor/routes.ts
   'GET /api/monitor/alerts/': ok(arr(obj({
       id: num,
       task_id: num,

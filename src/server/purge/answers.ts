@@ -4,15 +4,15 @@
 import { ok, str, num, obj, arr, type AnswerTable } from '../http/answers';
 
 export const purgeAnswers: AnswerTable = {
-  // src/server/purge/routes.ts, 140 samples
+  // src/server/purge/routes.ts
   'POST /api/purge/': ok(obj({ count: num, task_ids: arr(num), first_domain: str }), { quota: obj({ kind: str, used: num, limit: num, remaining: num }) }),
-  // src/server/purge/routes.ts, 80 samples
+  // src/server/purge/routes.ts
   'POST /api/buckets/purge/batch/': ok(obj({ count: num, task_ids: arr(num), first_domain: str }), { quota: obj({ kind: str, used: num, limit: num, remaining: num }) }),
-  // src/server/purge/routes.ts, 94 samples
+  // src/server/purge/routes.ts
   'POST /api/buckets/purge/': ok(obj({ count: num, task_ids: arr(num), first_domain: str }), { quota: obj({ kind: str, used: num, limit: num, remaining: num }) }),
-  // src/server/purge/routes.ts, 46 samples
+  // src/server/purge/routes.ts
   'POST /api/preheat': ok(obj({ count: num, task_ids: arr(num), first_domain: str }), { quota: obj({ kind: str, used: num, limit: num, remaining: num }) }),
-  // src/server/purge/routes.ts, 169 samples
+  // src/server/purge/routes.ts
   'GET /api/purge/list': ok(arr(obj({
       id: num,
       kind: str,
