@@ -135,6 +135,32 @@ describe('session cache', () => {
     }
   });
 
+  (process.env.DATABASE_URL ? it : it.skip)('is off while its LISTEN connection is down (PostgreSQL), and on again once it is back', async () => {
+    await signedIn();
+    expect(other.sessionCache.size).toBeGreaterThan(0);
+    const listenerEvent = () =>
+      new Promise<void>((resolve) => {
+        const seen = (why: string) => {
+          if (why !== 'listener') return;
+          other.sessionCache.off('invalidated', seen);
+          resolve();
+        };
+        other.sessionCache.on('invalidated', seen);
+      });
+    const down = listenerEvent();
+    const { sql } = await import('kysely');
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen %'`.execute(t.db);
+    await down;
+    expect(other.sessionCache.answering).toBe(false);
+    expect(other.sessionCache.size).toBe(0);
+    const b = new Client(other);
+    b.cookie = (await new Client(t.app).signIn('demo')).cookie;
+    expect((await b.get(READ)).statusCode).toBe(200); // answered from the database meanwhile
+    expect(other.sessionCache.size).toBe(0);
+    await listenerEvent(); // reconnected (every second)
+    expect(other.sessionCache.answering).toBe(true);
+  });
+
   it('drops the sessions of a user and of its sub-accounts on a notification, and nothing else', () => {
     const cache = new SessionCache(LONG);
     cache.setListening(true);
