@@ -22,8 +22,10 @@ import { workordersAnswers } from './workorders/answers';
 import { smsAnswers } from './sms/answers';
 import { liveAnswers } from './live/answers';
 import { messagesAnswers } from './messages/answers';
+import { statsAnswers } from './stats/answers';
 import { certificatesAnswers } from './certificates/answers';
 import { billingAnswers } from './billing/answers';
+import { eventsAnswers } from './events/answers';
 import { schemasAnswers } from './schemas/answers';
 
-export const SECTION_ANSWERS: AnswerTable[] = [edgeAnswers, filesAnswers, purgeAnswers, monitorAnswers, mediaAnswers, edgerulesAnswers, ddosAnswers, accountsAnswers, backupAnswers, bucketsAnswers, dashboardAnswers, domainsAnswers, externalAnswers, loganalysisAnswers, referralsAnswers, workordersAnswers, smsAnswers, liveAnswers, messagesAnswers, certificatesAnswers, billingAnswers, schemasAnswers];
+export const SECTION_ANSWERS: AnswerTable[] = [edgeAnswers, filesAnswers, purgeAnswers, monitorAnswers, mediaAnswers, edgerulesAnswers, ddosAnswers, accountsAnswers, backupAnswers, bucketsAnswers, dashboardAnswers, domainsAnswers, externalAnswers, loganalysisAnswers, referralsAnswers, workordersAnswers, smsAnswers, liveAnswers, messagesAnswers, statsAnswers, certificatesAnswers, billingAnswers, eventsAnswers, schemasAnswers];
