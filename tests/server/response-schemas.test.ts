@@ -12,6 +12,7 @@ import { seedDemo } from '../../src/server/seed/demo';
 import { loadRegistry } from '../../schemas/load';
 import type { SettingRegistry } from '../../schemas/registry';
 import { routeTableOf } from '../../src/server/openapi/collect';
+import { unusedAnswers } from '../../src/server/http/answers';
 
 let app: FastifyInstance;
 let db: DB;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   db = await openDatabase({ dataDir: 'memory://' });
   await seedDemo(db);
   registry = loadRegistry();
-  app = await buildApp({ db, config: { ...configFromEnv({}), dataDir: 'memory://', distDir: '/nonexistent', logSms: false }, registry, logger: false });
+  app = await buildApp({ db, config: { ...configFromEnv({}), dataDir: 'memory://', distDir: '/nonexistent', logSms: false, smsOutboxApi: true }, registry, logger: false });
   app.addHook('preSerialization', async (_req, _reply, payload) => {
     answered = JSON.parse(JSON.stringify(payload));
     return payload;
@@ -141,5 +142,93 @@ describe('services: the lists and the info serialised as BucketInfo', () => {
     expect(Object.keys(info.data)).toEqual(expect.arrayContaining(['bucket_id', 'bucket_name', 'kind', 'storage', 'domains', 'created_at']));
     // the row's other columns (owner_id …) are not part of a service's answer
     expect(info.data).not.toHaveProperty('owner_id');
+  });
+});
+
+/**
+ * Routes that answer something other than the JSON envelope, so no `schema.response[200]`: file
+ * downloads, redirects, HTML pages, and bodies sent already serialised. Every other route declares its
+ * success answer (src/server/http/answers.ts and the sections' answers.ts).
+ */
+const NOT_ENVELOPE: Record<string, string> = {
+  'GET /api/openapi.json': 'the OpenAPI document itself, no envelope',
+  'GET /api/docs/': 'HTML page',
+  'GET /api/pay/sandbox/:token': 'HTML page (the sandbox payment page)',
+  'POST /api/pay/sandbox/:token': 'HTML page (the sandbox payment page’s answer)',
+  'GET /accounts/signout/': 'redirect to /login/',
+  'GET /.well-known/acme-challenge/:token': 'plain text for the CA',
+  'GET /api/https/certificate/download': 'file download (PEM)',
+  'GET /api/https/trustasia/certificate/download': 'file download (PEM)',
+  'GET /api/flow/statistic/download/': 'file download (xlsx)',
+  'GET /api/flow/websocket/download/': 'file download (xlsx)',
+  'GET /api/flow/abroad/download/': 'file download (xlsx)',
+  'GET /api/flow/scdn/statistic/download/': 'file download (xlsx)',
+  'GET /api/cdn/mingmou/download': 'file download (xlsx)',
+  'GET /api/analysis/archives/download/': 'file download (gzip)',
+  'GET /accounts/invoice/pic/:id': 'file download (the picture)',
+  'GET /work_order/attachment/': 'file download (the attachment)',
+  'GET /edge/v1/files/:bucket_name/*': 'file download (the stored object, for the edge)',
+  'GET /api/static/:name': 'JSON built once and sent as bytes with an ETag (already serialised)',
+};
+
+describe('every route declares its success answer', () => {
+  const routes = () => routeTableOf(app)!.filter((r) => r.method !== 'HEAD' && !r.url.startsWith('/app/'));
+
+  it('has a schema for 200 on every route but the listed downloads, redirects and pages', () => {
+    const missing = routes().filter((r) => !r.response && !NOT_ENVELOPE[`${r.method} ${r.url}`]).map((r) => `${r.method} ${r.url}`);
+    expect(missing).toEqual([]);
+    // the exceptions really declare nothing (the sandbox page exists only with the sandbox payment provider)
+    expect(routes().filter((r) => r.response && NOT_ENVELOPE[`${r.method} ${r.url}`]).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+
+  it('leaves no declared answer without its route (a renamed route)', () => {
+    expect(unusedAnswers(app)).toEqual([]);
+  });
+
+  it('names no secret in any declared answer', () => {
+    const SECRET_NAMES = ['password', 'password_hash', 'passwd', 'sid', 'session_id', 'secret', 'secret_enc', 'access_key_secret', 'secret_key', 'pay_token', 'private_key', 'account_key', 'key_authorization'];
+    const found: string[] = [];
+    const walk = (schema: unknown, at: string) => {
+      if (!schema || typeof schema !== 'object') return;
+      const s = schema as Record<string, unknown>;
+      for (const [name, sub] of Object.entries((s.properties as Record<string, unknown>) ?? {})) {
+        if (SECRET_NAMES.includes(name)) found.push(`${at}.${name}`);
+        walk(sub, `${at}.${name}`);
+      }
+      for (const k of ['items', 'additionalProperties']) walk(s[k], `${at}[]`);
+      for (const k of ['anyOf', 'oneOf', 'allOf']) for (const sub of (s[k] as unknown[]) ?? []) walk(sub, at);
+    };
+    for (const r of routes()) walk(r.response, `${r.method} ${r.url}`);
+    // the edge node terminates TLS: its configuration (node key only, never a session) carries the keys
+    expect(found).toEqual(['GET /edge/v1/config.data.services[].certificates[].private_key']);
+  });
+
+  it('sends no secret: no password hash, session id, backup secret, or another account’s payee or payment token in any answer', async () => {
+    // a backup configuration with a known secret, and a pending payment of another account
+    const SECRET = 'ScanSecret-0123456789';
+    const made = await call('POST', '/api/third_backup/', { name: '扫描备份', bucket_name: 'demo-assets', platform: 'aliyun_oss', region: 'cn-hangzhou', target_bucket: 'scan-backup', prefix: '', access_key_id: 'LTAI5tScanKeyId', access_key_secret: SECRET });
+    expect(made.status).toBe(200);
+    const demo = await db.selectFrom('users').select(['id']).where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const secrets = new Set<string>([SECRET, cookie.split('=')[1]]);
+    for (const u of await db.selectFrom('users').select('password_hash').execute()) secrets.add(u.password_hash);
+    for (const s of await db.selectFrom('sessions').select('id').execute()) secrets.add(s.id);
+    for (const b of await db.selectFrom('third_backup_configs').select('secret_enc').execute()) secrets.add(b.secret_enc);
+    for (const p of await db.selectFrom('rebate_infos').select('id_code').where('account_id', '<>', demo.id).execute()) secrets.add(p.id_code);
+    for (const o of await db.selectFrom('billing_orders').select('pay_token').where('account_id', '<>', demo.id).where('pay_token', 'is not', null).execute()) secrets.add(o.pay_token!);
+    const values = [...secrets].filter((v) => v && v.length >= 8);
+    expect(values.length).toBeGreaterThan(3);
+    // every GET without a path parameter, as is and on a service of the demo account
+    let answered = 0;
+    const leaks: string[] = [];
+    for (const r of routes().filter((r) => r.method === 'GET' && !r.url.includes(':') && !r.url.includes('*') && !r.url.startsWith('/edge/') && !NOT_ENVELOPE[`GET ${r.url}`])) {
+      for (const url of [r.url, `${r.url}?bucket_name=demo-www`, `${r.url}?bucket_name=demo-assets&id=${made.body.data?.id}`]) {
+        const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+        if (res.statusCode !== 200) continue;
+        answered++;
+        for (const v of values) if (res.body.includes(v)) leaks.push(`${url}: ${v.slice(0, 6)}…`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    expect(answered).toBeGreaterThan(80);
   });
 });
