@@ -45,8 +45,9 @@ function summarise(file: string, from: number, to: number, top = 25): void {
   const before = new Set(fs.readdirSync(dir));
   const pg = await scratchPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres');
   const window = { from: 0, to: 0 };
-  const server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  let server: Awaited<ReturnType<typeof startLoadServer>> | null = null;
   try {
+    server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     const cookie = await signIn(server.url);
     const url = server.url + (process.env.PROFILE_URL ?? '/api/settings/compression/?bucket_name=demo-www');
     await load({ url, cookie, duration: 2 }); // warm up
@@ -55,7 +56,7 @@ function summarise(file: string, from: number, to: number, top = 25): void {
     line('profiled', await load({ url, cookie, duration: Number(process.env.PROFILE_SECONDS ?? 10) }));
     window.to = Number(process.hrtime.bigint() / 1000n);
   } finally {
-    await server.stop();
+    await server?.stop();
     await pg.drop();
   }
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));

@@ -190,8 +190,9 @@ export async function serverLoadBench(): Promise<void> {
     // no PostgreSQL figure asked for
   } else if (await reachable(base)) {
     const pg = await scratchPostgres(base);
-    const server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url });
+    let server: Server | null = null;
     try {
+      server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url });
       const cookie = await signIn(server.url);
       if (parts.has('b')) {
         await load({ url: server.url + READ, cookie, duration: 2 });
@@ -207,7 +208,7 @@ export async function serverLoadBench(): Promise<void> {
         for (const [label, url] of LISTS) line(`e. ${label}，10 连接`, await load({ url: server.url + url, cookie, connections: 10 }));
       }
     } finally {
-      await server.stop();
+      await server?.stop();
       await pg.drop();
     }
   } else {
