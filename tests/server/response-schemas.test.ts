@@ -166,6 +166,7 @@ const NOT_ENVELOPE: Record<string, string> = {
   'GET /api/cdn/mingmou/download': 'file download (xlsx)',
   'GET /api/analysis/archives/download/': 'file download (gzip)',
   'GET /accounts/invoice/pic/:id': 'file download (the picture)',
+  'GET /api/accounts/avatar/': 'file download (the profile picture)',
   'GET /work_order/attachment/': 'file download (the attachment)',
   'GET /edge/v1/files/:bucket_name/*': 'file download (the stored object, for the edge)',
   'GET /api/static/:name': 'JSON built once and sent as bytes with an ETag (already serialised)',
