@@ -192,5 +192,11 @@ describe('the balance is what the ledger says', () => {
       .execute();
     expect(rows).toHaveLength(made);
     for (const r of rows) expect(Number(r.balance)).toBeGreaterThanOrEqual(DEMO_RESERVE);
+    // 收支明细 reads as a statement although these bills were written after rows of later moments: read
+    // newest first, each row's balance is the next (older) row's balance plus its own amount, and the
+    // newest carries the balance
+    const all = (await demo.get('/api/billing/ledger?size=100')).json().data;
+    expect(all.entries[0].balance).toBeCloseTo(all.balance, 2);
+    for (let i = 0; i + 1 < all.entries.length; i++) expect(all.entries[i].balance).toBeCloseTo(all.entries[i + 1].balance + all.entries[i].amount, 2);
   }, 300_000);
 });

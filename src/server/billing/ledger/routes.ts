@@ -34,7 +34,15 @@ export function ledgerRoutes(app: FastifyInstance, db: DB): void {
     async (req) => {
       const q = req.query;
       const accountId = req.user!.account_id;
-      let base = db.selectFrom('balance_ledger').where('account_id', '=', accountId);
+      // the balance after each row in time order: the running sum of the account's rows by time (a row
+      // written later for an earlier moment — a backdated settlement, a platform booking — takes its place
+      // in the chain, so the column reads as a statement; the last one is the balance)
+      const chain = db
+        .selectFrom('balance_ledger')
+        .where('account_id', '=', accountId)
+        .select(['id', 'kind', 'amount', 'recharge', 'ref', 'memo', 'created_at', sql<string>`sum(amount) over (order by created_at, id)`.as('balance')])
+        .as('l');
+      let base = db.selectFrom(chain);
       if (q.start_time !== undefined) base = base.where('created_at', '>=', new Date(q.start_time * 1000));
       if (q.end_time !== undefined) base = base.where('created_at', '<', new Date(q.end_time * 1000));
       if (q.kind) base = base.where('kind', '=', q.kind);
