@@ -166,6 +166,10 @@ describe('the logs calls', () => {
     expect(av.result).toBe(true);
     expect(av.data.length).toBeGreaterThanOrEqual(10);
     expect(av.data.every((x: any) => ['success', 'failed'].includes(x.status))).toBe(true);
+    // the task list carries a finished task's outcome as GET /av/task does (its answer schema once said boolean: a 500)
+    const list = await demo.get('/av/tasklist?bucket_name=demo-assets&limit=100');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.some((t: any) => t.status === 'success' && typeof t.result?.duration === 'number')).toBe(true);
     const stream = (await demo.get('/api/logs/stream/query')).json();
     expect(stream.summary.video_transcode_gte480p).toMatchObject({ tasks: 1 });
     expect(stream.summary.video_vconcat.minutes).toBeGreaterThan(0.06);

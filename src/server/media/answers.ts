@@ -15,7 +15,9 @@ export const mediaAnswers: AnswerTable = {
       status: str,
       progress: num,
       error: str,
-      result: bool,
+      // a finished task's outcome, as GET /av/task answers it (a boolean here made the list a 500 once a
+      // task had finished)
+      result: obj({ width: num, height: num, outputs: arr(str), duration: num, probe: any }),
       usage_key: str,
       minutes: num,
       created_at: str,
