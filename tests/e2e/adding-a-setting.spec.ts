@@ -3,14 +3,13 @@
  * itself, put in a copy of schemas/settings, and a console built from that copy and a server
  * reading it show, save, validate and refuse the new setting — with no code touched.
  */
-import { test, expect } from '@playwright/test';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadDeclarations } from '../../schemas/load';
 import { checkAll } from '../../schemas/check';
-import { PASSWORD } from './helpers';
+import { test, expect, PASSWORD } from './helpers';
 import { copySettingsWithExample, exampleFiles } from '../fixtures/worked-example';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -3,8 +3,8 @@
  * purchase and the voucher use demokey (its own mobile, so pay codes of other specs do not collide);
  * the bills are demo's, made by the seed from the demo traffic.
  */
-import { test, expect, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import type { Page } from '@playwright/test';
+import { test, expect, signIn } from './helpers';
 import { dayOf, dayStart } from '../../src/shared/stats/time';
 
 const yuan = (text: string | null) => Number((text ?? '').replace(/[^\d.]/g, ''));

@@ -75,6 +75,8 @@ function inPage(quietMs: number) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   w.__pageCheckBusy = false;
   const busyDom = () =>
+    // the console's scripts have not drawn it yet (a reload on a loaded machine): an empty page is no state
+    document.getElementById('root')?.childElementCount === 0 ||
     Boolean(
       document.querySelector(
         '.bp6-spinner, .bp6-skeleton, .bp6-overlay-appear, .bp6-overlay-appear-active, .bp6-overlay-enter, .bp6-overlay-enter-active, .bp6-overlay-exit, .bp6-overlay-exit-active, .bp6-popover-enter, .bp6-popover-enter-active, .bp6-popover-exit, .bp6-popover-exit-active, .bp6-toast-enter-active, .bp6-toast-exit-active',

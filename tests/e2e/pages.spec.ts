@@ -5,10 +5,10 @@
  * to the report and kept in the test's output folder. One sign-in for the whole file: the session is
  * saved once and every test opens its page with it.
  */
-import { test, expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { signIn } from './helpers';
+import { test, expect, signIn } from './helpers';
 
 const SERVICE_TABS = (name: string, suffix: string, tabs: string[]) => tabs.map((t) => `/services/${name}/${t}${suffix}/`);
 

@@ -21,6 +21,11 @@ test('a dialog: its H2 title is level 2, the form inside follows from 3', () => 
   expect(outlineLevels([2, 5, 6], 2)).toEqual([2, 3, 4]);
 });
 
+test('a smaller size first drawn before a larger one is not deeper than one below the heading before it', () => {
+  // the media tab: an H5 section before the page's first H4
+  expect(outlineLevels([3, 5, 4, 5], 1)).toEqual([1, 2, 2, 3]);
+});
+
 test('nothing to level', () => {
   expect(outlineLevels([], 1)).toEqual([]);
 });

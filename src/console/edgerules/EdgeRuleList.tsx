@@ -294,7 +294,9 @@ export default function EdgeRuleList({ bucket, locked }: { bucket: BucketInfo; l
             <HTMLTable className="edge-table" compact>
               <thead>
                 <tr>
-                  <th className="edge-handle-cell" aria-label="拖动" />
+                  <th className="edge-handle-cell">
+                    <span className="visually-hidden">拖动</span>
+                  </th>
                   <th>优先级</th>
                   <th>规则名称</th>
                   <th>

@@ -6,7 +6,8 @@
  * change the look of every page, the console gives each heading the level of its place in the outline
  * (`aria-level`, which browsers expose instead of the tag's): in the page (`main`) the first heading of
  * the highest size is the one level 1, the page's title, and the other sizes follow by rank from level
- * 2, so levels never skip; in a dialog or drawer its title is level 2 and what is inside it follows.
+ * 2, never more than one below the heading before, so levels never skip; in a dialog or drawer its title
+ * is level 2 and what is inside it follows.
  */
 
 const HEADINGS = 'h1, h2, h3, h4, h5, h6';
@@ -15,13 +16,18 @@ const OVERLAYS = '[role="dialog"], [role="alertdialog"], .bp6-drawer';
 
 /**
  * The levels of one root's headings, given their tags' levels in document order: the first of the
- * highest size gets `top`, every other heading `top` plus the rank of its size, at least `top + 1`.
+ * highest size gets `top`, every other heading `top` plus the rank of its size, at least `top + 1`
+ * and at most one below the heading before it (an H5 before the page's first H4 is not a level 3).
  */
 export function outlineLevels(tags: number[], top: number): number[] {
   if (!tags.length) return [];
   const sizes = [...new Set(tags)].sort((a, b) => a - b);
   const title = tags.indexOf(sizes[0]);
-  return tags.map((tag, i) => (i === title ? top : Math.max(top + 1, top + sizes.indexOf(tag))));
+  let before = top;
+  return tags.map((tag, i) => {
+    before = i === title ? top : Math.min(Math.max(top + 1, top + sizes.indexOf(tag)), before + 1);
+    return before;
+  });
 }
 
 /** Headings whose level this module set, so that a level it no longer needs is taken away again. */
