@@ -24,13 +24,28 @@ export const validator = customizeValidator({
  * (`boundNumbers`: what the server adds to each route's schema); everything else is the shared validator.
  */
 const rootValidators = new WeakMap<object, typeof validator>();
+/**
+ * The form engine's own timings, for `npm run bench` (tests/bench/forms.ts): recorded only when the page
+ * set `window.__formTimings` (the bench does, before the console loads); nothing is kept otherwise.
+ */
+export function formTiming(kind: 'validate' | 'open', ms: number, what = ''): void {
+  const sink = (globalThis as { __formTimings?: { kind: string; ms: number; what: string }[] }).__formTimings;
+  if (sink && sink.length < 10_000) sink.push({ kind, ms, what });
+}
+
 export function validatorFor(root: object): typeof validator {
   let v = rootValidators.get(root);
   if (!v) {
     const bounded = boundNumbers(root);
     v = new Proxy(validator, {
       get(target, prop) {
-        if (prop === 'validateFormData') return (formData: unknown, _resolved: unknown, ...rest: unknown[]) => (target.validateFormData as (...a: unknown[]) => unknown)(formData, bounded, ...rest);
+        if (prop === 'validateFormData')
+          return (formData: unknown, _resolved: unknown, ...rest: unknown[]) => {
+            const t0 = performance.now();
+            const result = (target.validateFormData as (...a: unknown[]) => unknown)(formData, bounded, ...rest);
+            formTiming('validate', performance.now() - t0);
+            return result;
+          };
         const value = Reflect.get(target, prop, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -28,6 +28,7 @@ import { purgeBench } from './purge';
 import { edgeNodeBench } from './edge';
 import { edgeRulesLiveBench } from './edge-rules-live';
 import { edgeTrafficBench } from './edge-traffic';
+import { formsBench } from './forms';
 import { serverLoadBench } from './server-load';
 import { queriesBench } from './queries';
 
@@ -94,6 +95,7 @@ function chunks() {
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('请先运行 npm run build');
   await firstScreen();
   chunks();
+  await formsBench();
   await settingsBench();
   await queriesBench();
   await serverLoadBench();
