@@ -4,7 +4,7 @@
  * Texts quoted in the specification are used verbatim; the others are ours and are
  * listed in docs/api.md.
  */
-import { BIDI_CONTROL_MESSAGE } from '../../schemas/vocabulary';
+import { BIDI_CONTROL_MESSAGE } from './text';
 export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   // generic
   20001: '提交的数据不符合要求，请检查后重试',

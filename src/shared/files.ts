@@ -3,7 +3,7 @@
  * limits, the path rule and the texts both the console and the server use (docs/files-and-media.md).
  */
 import type { CursorPager } from './buckets';
-import { BIDI_CONTROL_MESSAGE, hasBidiControl } from '../../schemas/vocabulary';
+import { BIDI_CONTROL_MESSAGE, hasBidiControl } from './text';
 
 export { hasBidiControl };
 
