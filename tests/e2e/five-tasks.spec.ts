@@ -51,7 +51,7 @@ test('the five tasks of a new user, by clicking', async ({ page }, info) => {
     await expect(page.getByText('确定开启该服务的 TLS 1.3 功能吗？')).toBeVisible();
     await shot(page, info, '02-tls13-confirm');
     await page.getByRole('button', { name: '确定' }).click();
-    await expect(page.getByText('配置成功')).toBeVisible();
+    await expect(page.getByText('配置成功').last()).toBeVisible();
     await expect(panel.locator('.setting-summary')).toHaveText('已开启');
     await shot(page, info, '03-tls13-on');
   });
@@ -67,7 +67,7 @@ test('the five tasks of a new user, by clicking', async ({ page }, info) => {
     await dialog.getByRole('textbox').fill('/404.html');
     await shot(page, info, '04-error-page-dialog');
     await dialog.getByRole('button', { name: '确定' }).click();
-    await expect(page.getByText('配置成功')).toBeVisible();
+    await expect(page.getByText('配置成功').last()).toBeVisible();
     await expect(panel.locator('.setting-summary')).toHaveText('已开启');
     await shot(page, info, '05-error-page-on');
   });
