@@ -3,41 +3,32 @@
  */
 import { ok, str, num, bool, any, obj, map, arr, type AnswerTable } from '../http/answers';
 
+/**
+ * One task as both the list and GET /av/task answer it (two copies of this shape once disagreed on
+ * `result`, and the list answered 500 once a task had finished).
+ */
+const task = obj({
+  task_id: num,
+  bucket_name: str,
+  type: str,
+  params: any,
+  status: str,
+  progress: num,
+  error: str,
+  result: obj({ width: num, height: num, outputs: arr(str), duration: num, probe: any }),
+  usage_key: str,
+  minutes: num,
+  created_at: str,
+  finished_at: str,
+});
+
 export const mediaAnswers: AnswerTable = {
   // src/server/media/routes.ts
   'POST /av/pretreatment': ok(obj({ task_id: num })),
   // src/server/media/routes.ts
-  'GET /av/tasklist': ok(arr(obj({
-      task_id: num,
-      bucket_name: str,
-      type: str,
-      params: any,
-      status: str,
-      progress: num,
-      error: str,
-      // a finished task's outcome, as GET /av/task answers it (a boolean here made the list a 500 once a
-      // task had finished)
-      result: obj({ width: num, height: num, outputs: arr(str), duration: num, probe: any }),
-      usage_key: str,
-      minutes: num,
-      created_at: str,
-      finished_at: str,
-    })), { pager: obj({ since: num, max: num }) }),
+  'GET /av/tasklist': ok(arr(task), { pager: obj({ since: num, max: num }) }),
   // src/server/media/routes.ts
-  'GET /av/task': ok(obj({
-      task_id: num,
-      bucket_name: str,
-      type: str,
-      params: any,
-      status: str,
-      progress: num,
-      error: str,
-      result: obj({ width: num, height: num, outputs: arr(str), duration: num, probe: any }),
-      usage_key: str,
-      minutes: num,
-      created_at: str,
-      finished_at: str,
-    })),
+  'GET /av/task': ok(task),
   // src/server/media/routes.ts
   'GET /api/logs/av/query/': ok(arr(obj({
       task_id: num,
