@@ -29,6 +29,12 @@ export const DOMAIN_TEXTS = {
   cnameHelp: '请到域名的 DNS 服务商处添加 CNAME 记录，将域名指向下表中的 CNAME 地址；生效后状态显示为“已生效”。',
   check: '检查 CNAME',
   search: '搜索域名',
+  /** Binding a domain needs the main account's real-name verification (22005; docs/security.md "Domain ownership"). */
+  realname: '绑定域名前请先完成实名认证',
+  /** what the prompt (src/console/common/RealnamePrompt.tsx) says it unlocks: 才能绑定域名 */
+  realnamePurpose: '绑定域名',
+  /** the create-service form's domains help while the account is unverified */
+  realnameCreateHelp: '完成实名认证后才能绑定域名；可以先创建服务，认证后在“{tab}”中添加域名',
 } as const;
 
 /** The service dropdown of a service page (spec 002 §2 "Bucket selector dropdown"; main accounts only). */

@@ -1,7 +1,9 @@
 /**
  * Creating a service: PUT /api/buckets/ with the create_service declaration
  * (schemas/forms/create_service). Refused for key customers (file and CDN kinds), for overseas
- * below the balance threshold, for a taken name (21213) or a domain bound elsewhere (21215).
+ * below the balance threshold, for a taken name (21213) or a domain bound elsewhere (21215), and with
+ * domains for an account whose main account has not completed real-name verification (22005; without
+ * domains the service is created, its domains added once verified).
  */
 import type { FastifyInstance } from 'fastify';
 import createServiceSchema from '../../../schemas/forms/create_service/schema.json';
@@ -10,6 +12,8 @@ import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { usageOf } from '../accounts/users';
 import { writeLog } from '../accounts/oplog';
+import { assertRealName } from '../accounts/realname';
+import { DOMAIN_TEXTS } from '../../shared/domains';
 import { creationRefusal, type ServiceKind } from '../../shared/services';
 import { bucketInfo, domainsOf, type BucketRow } from './repo';
 import { assertMayUse } from '../http/access';
@@ -38,6 +42,7 @@ export function createBucketRoutes(app: FastifyInstance, db: DB): void {
     const usage = await usageOf(db, user.account_id);
     const refusal = creationRefusal(body.kind, { ...user, money: usage.money });
     if (refusal) throw new ApiError(refusal, 403);
+    if (body.domains.length) await assertRealName(db, user, [{ path: '/domains', message: DOMAIN_TEXTS.realname }]);
     const row = await db.transaction().execute(async (trx) => {
       if (await trx.selectFrom('buckets').select('id').where('name', '=', body.bucket_name).executeTakeFirst()) throw new ApiError(21213, 409);
       if (body.domains.length) {

@@ -9,7 +9,8 @@
  *
  * A domain belongs to one service across all accounts (bucket_domains.domain is unique: 21215, unless the
  * asking account proves the domain with a DNS TXT record and the holder cannot: ./ownership.ts); a
- * service holds at most 10 (21240). The default domain <bucket>.<suffix> is listed only for the exempt
+ * service holds at most 10 (21240). Only an account whose main account has completed real-name verification
+ * binds a domain (22005, 403; ../accounts/realname.ts). The default domain <bucket>.<suffix> is listed only for the exempt
  * accounts and buckets of the configuration; for the others every domain under the suffix is hidden.
  */
 import type { FastifyInstance } from 'fastify';
@@ -32,6 +33,7 @@ import { mayTakeOver, ownershipRecord } from './ownership';
 import { domainConfigFromEnv } from './config';
 import { fusionRoutes } from './fusion';
 import { writeLog } from '../accounts/oplog';
+import { assertRealName } from '../accounts/realname';
 import type { SettingRegistry } from '../../../schemas/registry';
 import './tables';
 
@@ -141,6 +143,8 @@ export function domainRoutes(app: FastifyInstance, db: DB, config: ServerConfig,
     if (underDefaultSuffix(domain, suffix)) throw new ApiError(20001, 400, [{ path: '/domain', message: DOMAIN_TEXTS.defaultSuffix }]);
     const bucket = await bucketForUser(db, user, req.body.bucket_name);
     assertNotLocked(user);
+    // binding needs the main account's real-name verification (22005), before anything about the domain is told
+    await assertRealName(db, user, [{ path: '/domain', message: DOMAIN_TEXTS.realname }]);
     // held by another account: its owner may take it over with a DNS TXT proof (./ownership.ts), read
     // before the transaction so no lock waits on DNS
     const holder = await db.selectFrom('bucket_domains as d').innerJoin('buckets as b', 'b.id', 'd.bucket_id').select(['d.bucket_id', 'b.owner_id', 'b.name']).where('d.domain', '=', domain).executeTakeFirst();

@@ -66,14 +66,14 @@ export const SECTION_NOTES: Record<string, SectionNote> = {
   'DELETE /api/https/certificate/template': { summary: '删除组织信息模板', errors: { 404: [24605] } },
   // domains (src/server/domains/routes.ts, fusion.ts)
   'GET /api/account/domains/': { summary: '域名列表（账号或某个服务，含 CNAME 状态）' },
-  'POST /api/account/domains/': { summary: '为服务添加域名', errors: { 400: [21240], 409: [21215, 21245] } },
+  'POST /api/account/domains/': { summary: '为服务添加域名', errors: { 400: [21240], 403: [21210, 22005], 409: [21215, 21245] } },
   'DELETE /api/account/domains/': { summary: '删除服务的域名', errors: { 404: [21241] } },
   'GET /api/account/domains/cname/': { summary: '检查域名的 CNAME（即时解析）', errors: { 404: [21241] } },
   'GET /api/fusion/buckets': { summary: '融合 CDN 服务列表（游标分页）', errors: { 400: [21201] } },
   'GET /api/fusion/cdn/cache': { summary: '读取融合 CDN 服务的缓存规则', errors: { 400: [21201] } },
   'POST /api/fusion/cdn/cache': { summary: '保存融合 CDN 服务的缓存规则', errors: { 400: [21201], 403: [21210] } },
   // services (src/server/buckets)
-  'PUT /api/buckets/': { summary: '创建服务', errors: { 400: [21209, 21212], 409: [21213, 21215] } },
+  'PUT /api/buckets/': { summary: '创建服务', errors: { 400: [21209], 403: [21210, 21212, 22005], 409: [21213, 21215] } },
   'POST /api/buckets/info/': { summary: '修改服务信息' },
   'GET /api/buckets/v2/': { summary: '服务列表（v2，按类型与游标分页）' },
   'GET /api/buckets/live/info/': { summary: '直播服务信息（推流方式、暂停状态）', errors: { 404: [23801] } },
