@@ -1,17 +1,23 @@
 /**
  * "创建服务" on a service list: the create_service declaration rendered by the generic engine.
  * Who may create what is one rule (creationRefusal in src/shared/services.ts) that the server
- * applies too; here it disables nothing silently: the reason is shown.
+ * applies too; here it disables nothing silently: the reason is shown. An account without real-name
+ * verification creates a service without domains: the domains field is disabled under a notice with the
+ * way to the profile's real-name verification (the server refuses domains with 22005 anyway).
  */
 import { recordEvent, useEventOnOpen } from '../api/events';
 import { useState } from 'react';
-import { Alert, Button } from '@blueprintjs/core';
+import { Alert, Button, Callout } from '@blueprintjs/core';
+import { useNavigate } from 'react-router-dom';
 import createServiceSchema from '../../../schemas/forms/create_service/schema.json';
 import createServiceUi from '../../../schemas/forms/create_service/ui.json';
 import { api } from '../api/client';
 import type { BucketInfo } from '../../shared/buckets';
 import { errorText } from '../../shared/errors';
-import { creationRefusal, KINDS, type ServiceKind } from '../../shared/services';
+import { creationRefusal, KINDS, TAB_LABELS, type ServiceKind } from '../../shared/services';
+import { DOMAIN_TEXTS, domainText } from '../../shared/domains';
+import { REALNAME_PROFILE } from '../common/RealnamePrompt';
+import { bindNeedsRealName } from './DomainsTab';
 import type { CurrentUser, Usage } from '../../shared/account';
 import { FormDialog } from '../common/FormDialog';
 import { notify } from '../common/toaster';
@@ -43,6 +49,7 @@ export function CreateServiceButton({ kind, user, usage, onCreated }: { kind: Se
       {open && (
         <CreateServiceDialog
           kind={kind}
+          needsRealName={bindNeedsRealName(user)}
           onClose={() => setOpen(false)}
           onCreated={(b) => {
             setOpen(false);
@@ -54,7 +61,14 @@ export function CreateServiceButton({ kind, user, usage, onCreated }: { kind: Se
   );
 }
 
-function CreateServiceDialog({ kind, onClose, onCreated }: { kind: ServiceKind; onClose(): void; onCreated(b: BucketInfo): void }) {
+/** The form's layout for an account that must verify first: the domains field disabled, its help saying why. */
+const unverifiedUi = {
+  ...createServiceUi,
+  domains: { ...createServiceUi.domains, 'ui:disabled': true, 'ui:help': domainText(DOMAIN_TEXTS.realnameCreateHelp, { tab: TAB_LABELS.domains }) },
+};
+
+function CreateServiceDialog({ kind, needsRealName, onClose, onCreated }: { kind: ServiceKind; needsRealName: boolean; onClose(): void; onCreated(b: BucketInfo): void }) {
+  const navigate = useNavigate();
   const [formData, setFormData] = useState<Record<string, unknown>>({ bucket_name: '', kind, domains: [], remark: '' });
   // the SCDN funnel (docs/events.md): the create dialog opened, the service created
   useEventOnOpen('buried', kind === 'scdn' ? 'scdn_create_open' : null);
@@ -65,7 +79,15 @@ function CreateServiceDialog({ kind, onClose, onCreated }: { kind: ServiceKind; 
       className="setting-dialog"
       style={{ width: 640 }}
       schema={createServiceSchema}
-      ui={createServiceUi}
+      ui={needsRealName ? unverifiedUi : createServiceUi}
+      intro={
+        needsRealName && (
+          <Callout intent="warning" icon="id-number" className="realname-bind">
+            {DOMAIN_TEXTS.realname}。{' '}
+            <Button variant="minimal" intent="primary" size="small" text="立即前往" onClick={() => navigate(REALNAME_PROFILE)} />
+          </Callout>
+        )
+      }
       value={formData}
       onChange={setFormData}
       submitClassName="create-confirm"

@@ -1,10 +1,13 @@
 /**
  * The domains tab of a service page (docs/service-tabs.md): the service's domains 15 a page with the
  * CNAME each must point to and whether it does, searching, adding (the add_domain declaration) and
- * removing, at most 10 per service; the default domain for the exempt accounts and buckets.
+ * removing, at most 10 per service; the default domain for the exempt accounts and buckets. An account
+ * without real-name verification gets the real-name prompt (spec 000 §2.9) instead of the add form: the
+ * server refuses the binding with 22005 anyway (docs/security.md "Domain ownership").
  */
 import { recordEvent } from '../api/events';
 import { useCallback, useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
 import { Alert, Button, Callout, Card, H5, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import addDomainSchema from '../../../schemas/forms/add_domain/schema.json';
 import addDomainUi from '../../../schemas/forms/add_domain/ui.json';
@@ -17,6 +20,19 @@ import type { CursorPager } from '../../shared/buckets';
 import { SEARCH_DEBOUNCE_MS } from '../../shared/services';
 import { CNAME_STATUS_TEXTS, DOMAIN_PAGE_SIZE, DOMAIN_TEXTS, domainText, type CnameStatus, type DomainEntry } from '../../shared/domains';
 import { formatAt } from '../../shared/format';
+import { isChild } from '../../shared/permissions';
+import type { CurrentUser } from '../../shared/account';
+import { sessionAtom } from '../state';
+import { RealnamePrompt } from '../common/RealnamePrompt';
+
+/**
+ * Whether binding a domain waits for real-name verification, as the console can tell: a main account's own
+ * verify_status. A sub-account acts for its main account, which the console does not see (a sub-account
+ * exists only under a verified one): the server decides for it (src/server/accounts/realname.ts).
+ */
+export function bindNeedsRealName(user: CurrentUser | null): boolean {
+  return user !== null && !isChild(user) && user.verify_status !== 'yes';
+}
 
 interface ListAnswer { data: DomainEntry[]; pager: CursorPager; total: number; limit: number; default_domain: string | null }
 
@@ -44,6 +60,9 @@ export function DomainsTab({ bucketName, locked, live = false, kind }: { bucketN
   const [checking, setChecking] = useState(false);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<DomainEntry | null>(null);
+  const session = useAtomValue(sessionAtom);
+  const needsRealName = bindNeedsRealName(session.status === 'signedIn' ? session.user : null);
+  const [realnamePrompt, setRealnamePrompt] = useState(false);
   // live: which domain pushes and which play (GET /api/settings/live_domain/), set on the 基础配置 tab
   const [liveUse, setLiveUse] = useState<{ push_domain: string; play_domains: string[] } | null>(null);
   useEffect(() => {
@@ -120,7 +139,7 @@ export function DomainsTab({ bucketName, locked, live = false, kind }: { bucketN
             text={DOMAIN_TEXTS.add}
             disabled={full && !locked}
             title={full && answer ? domainText(DOMAIN_TEXTS.count, { n: answer.total, max: answer.limit }) : undefined}
-            onClick={() => (locked ? notify(locked, 'danger') : setAdding(true))}
+            onClick={() => (locked ? notify(locked, 'danger') : needsRealName ? setRealnamePrompt(true) : setAdding(true))}
           />
         </span>
       </div>
@@ -177,6 +196,7 @@ export function DomainsTab({ bucketName, locked, live = false, kind }: { bucketN
         </HTMLTable>
       )}
       <CursorPagerButtons pager={answer?.pager ?? null} onCursor={setCursor} small />
+      <RealnamePrompt isOpen={realnamePrompt} purpose={DOMAIN_TEXTS.realnamePurpose} onClose={() => setRealnamePrompt(false)} />
       {adding && (
         <AddDomainDialog
           kind={kind}
