@@ -10,8 +10,13 @@ export const EDGE_TRAFFIC_PATH = `${EDGE_API_PREFIX}/traffic`;
 /** How often the agent reports (ms); the issue asks for at least every 30 seconds. */
 export const EDGE_TRAFFIC_INTERVAL_MS = 10_000;
 
-/** Counters of one record, summed over the requests of its grain. */
-export const EDGE_TRAFFIC_COUNTERS = ['bytes', 'reqs', 'hit_reqs', 'dyn_reqs', 'https_reqs', 's2xx', 's3xx', 's4xx', 's5xx', 'time_ms', 'bs_bytes', 'bs_reqs'] as const;
+/**
+ * Counters of one record, summed over the requests of its grain. `bf_cp_bytes`: the bytes the requests
+ * would have taken without the edge's compression (each compressed body counted at its size before
+ * gzip or Brotli; equal to `bytes` where nothing was compressed). A record without it (an agent of an
+ * earlier version) counts as uncompressed.
+ */
+export const EDGE_TRAFFIC_COUNTERS = ['bytes', 'reqs', 'hit_reqs', 'dyn_reqs', 'https_reqs', 's2xx', 's3xx', 's4xx', 's5xx', 'time_ms', 'bs_bytes', 'bs_reqs', 'bf_cp_bytes'] as const;
 export type EdgeTrafficCounter = (typeof EDGE_TRAFFIC_COUNTERS)[number];
 
 /** One grain: the requests of one host (of service `svc`) in one slot from one kind of client place. */

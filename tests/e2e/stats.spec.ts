@@ -28,6 +28,22 @@ test('the menu entry opens the statistics page with the account’s flow types',
   await expect(page.getByTestId('pie-isp').locator('.pie-slice').first()).toBeVisible();
 });
 
+test('每日用量: one row a day, newest first, with the bytes before compression and what compression saved; left out with a region filter', async ({ page }) => {
+  await openStats(page);
+  const table = page.getByTestId('usage-history');
+  await expect(table.getByRole('columnheader', { name: '压缩前流量' })).toBeVisible({ timeout: 20_000 });
+  await expect(table.getByRole('columnheader', { name: '压缩节省' })).toBeVisible();
+  const first = table.locator('tbody tr').first();
+  await expect(first.getByRole('rowheader')).toHaveText(today());
+  // the demo's CDN services compress their pages: a saving with its share
+  await expect(first.locator('td').nth(2)).toHaveText(/\d.*（\d+\.\d%）/);
+  await page.getByRole('button', { name: '近 7 天' }).click();
+  // the browser tests' server seeds 4 days of traffic
+  await expect(table.locator('tbody tr')).toHaveCount(4);
+  await page.getByLabel('地区').selectOption('guangdong');
+  await expect(table).toHaveCount(0);
+});
+
 test('switching flow types resets the filters and shows each type’s selector', async ({ page }) => {
   await openStats(page);
   await page.getByLabel('地区').selectOption('guangdong');

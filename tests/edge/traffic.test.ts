@@ -5,6 +5,7 @@
  * $bytes_sent exactly.
  */
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import net from 'node:net';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,14 +30,20 @@ interface Raw {
   status: number;
   bytes: number;
   cache: string;
+  /** the status line and headers, with the blank line after them */
+  head: number;
+  encoding: string;
+  /** the body as sent, de-chunked */
+  body: Buffer;
 }
 
 /** One request over its own connection; every byte the edge sent is counted. */
-function raw(host: string, p: string, localAddress?: string): Promise<Raw> {
+function raw(host: string, p: string, localAddress?: string, acceptEncoding?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const sock = net.connect({ host: '127.0.0.1', port: edge.ports.http, localAddress });
     const chunks: Buffer[] = [];
-    sock.on('connect', () => sock.write(`GET ${p} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: curl/8\r\nConnection: close\r\n\r\n`));
+    const ae = acceptEncoding ? `Accept-Encoding: ${acceptEncoding}\r\n` : '';
+    sock.on('connect', () => sock.write(`GET ${p} HTTP/1.1\r\nHost: ${host}\r\nUser-Agent: curl/8\r\n${ae}Connection: close\r\n\r\n`));
     sock.on('data', (c) => chunks.push(c));
     sock.on('error', reject);
     sock.on('end', () => {
@@ -44,11 +51,24 @@ function raw(host: string, p: string, localAddress?: string): Promise<Raw> {
       const head = all.subarray(0, all.indexOf('\r\n\r\n')).toString('latin1');
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
       const cache = /\r\nx-cache: *([^\r]*)/i.exec(head)?.[1] ?? '';
+      const encoding = /\r\ncontent-encoding: *([^\r]*)/i.exec(head)?.[1] ?? '';
       if (host.startsWith('act')) {
         cdnSent.bytes += all.length;
         cdnSent.reqs += 1;
       }
-      resolve({ status, bytes: all.length, cache });
+      let body = all.subarray(head.length + 4);
+      if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+        const parts: Buffer[] = [];
+        for (let at = 0; ; ) {
+          const eol = body.indexOf('\r\n', at);
+          const size = parseInt(body.subarray(at, eol).toString('latin1'), 16);
+          if (!size) break;
+          parts.push(body.subarray(eol + 2, eol + 2 + size));
+          at = eol + 2 + size + 2;
+        }
+        body = Buffer.concat(parts);
+      }
+      resolve({ status, bytes: all.length, cache, head: head.length + 4, encoding, body });
     });
   });
 }
@@ -113,6 +133,12 @@ describe('client places from the country database', () => {
     expect(parseLine('{"t":"1764130000.1","host":"x","svc":"","status":404,"bytes":10,"ub":"100, 200"}')).toMatchObject({ svc: null, ub: 300 });
     expect(parseLine('{"t":"1764130000.1","host":"x","svc":"3","status":200,"bytes":10,"pre":"1"}')).toMatchObject({ svc: 3, preheat: true });
     expect(parseLine('{"t":"1764130000.1","host":"x","svc":"3","status":200,"bytes":10,"pre":"0"}')).toMatchObject({ preheat: false });
+    // compressed by gzip or Brotli: the body at its size before compression (headers as sent)
+    expect(parseLine('{"t":"1","host":"x","svc":"3","status":200,"bytes":1200,"body_bytes":1000,"gz":"3.50","br":""}')).toMatchObject({ bytes: 1200, bfCpBytes: 3700 });
+    expect(parseLine('{"t":"1","host":"x","svc":"3","status":200,"bytes":1200,"body_bytes":1000,"gz":"","br":"2.25"}')).toMatchObject({ bfCpBytes: 2450 });
+    // not compressed, or a line of an earlier format: as sent
+    expect(parseLine('{"t":"1","host":"x","svc":"3","status":200,"bytes":1200,"body_bytes":1000,"gz":"","br":""}')).toMatchObject({ bfCpBytes: 1200 });
+    expect(parseLine('{"t":"1","host":"x","svc":"3","status":200,"bytes":10}')).toMatchObject({ bfCpBytes: 10 });
     for (const bad of ['not json', '{"t":"x","host":"h","status":200,"bytes":1}', '{"t":"1","host":"h","status":"ok","bytes":1}', '[]', '{"t":"1","status":200,"bytes":-1,"host":"h"}']) expect(parseLine(bad)).toBeNull();
   });
 });
@@ -153,6 +179,37 @@ test('curl-like requests show in /api/flow/statistic/ within a minute: domain, b
   expect(geo.map((g) => [g.region, g.carrier, Number(g.reqs)])).toEqual([['other', 'other', answers.length]]);
   const local = await edge.server.db.selectFrom('edge_traffic').select(['local', sql<number>`sum(reqs)::int`.as('n')]).where('domain_id', '=', id).groupBy('local').execute();
   expect(local).toEqual([{ local: true, n: answers.length }]);
+});
+
+test('a body the edge compressed: its bytes as sent, and before compression (bf_cp_bytes) at its size before gzip or Brotli, into the flow history', async () => {
+  const host = 'act8.demo-example.com';
+  const plain = await raw(host, '/big.txt');
+  expect(plain.encoding).toBe('');
+  const gz = await raw(host, '/big.txt', undefined, 'gzip');
+  const br = await raw(host, '/big.txt', undefined, 'br');
+  expect([gz.encoding, br.encoding]).toEqual(['gzip', 'br']);
+  expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
+  expect(gz.bytes).toBeLessThan(plain.bytes / 2);
+  await flushLog();
+  const id = await domainId(host);
+  const row = await until('边缘流量入库', async () => {
+    const r = await sql<{ bytes: number; bf: number; reqs: number }>`select sum(bytes)::float8 as bytes, sum(bf_cp_bytes)::float8 as bf, sum(reqs)::float8 as reqs from traffic_5m where domain_id = ${id}`.execute(edge.server.db);
+    return Number(r.rows[0]?.reqs) === 3 ? r.rows[0] : null;
+  });
+  const sent = plain.bytes + gz.bytes + br.bytes;
+  expect(Number(row.bytes)).toBe(sent);
+  // each compressed body counted at the plain body's size (nginx's ratio has two decimals: within 1 %)
+  const before = plain.bytes + gz.head + plain.body.length + br.head + plain.body.length;
+  expect(Math.abs(Number(row.bf) - before)).toBeLessThan(plain.body.length * 0.02);
+  // the flow history (spec 001 §3): before compression, what compression saved, the peak before compression
+  const h = (await edge.client.get(`/api/flow/amount/history/?query_type=domain&query_value=${host}`)).json();
+  expect(h.result).toBe(true);
+  const today = h.data.find((d: { date: string }) => d.date === dayOf(Math.floor(Date.now() / 1000)));
+  expect(today).toMatchObject({ bytes: sent, bf_cp_bytes: Number(row.bf), cp_bytes: Number(row.bf) - sent, reqs: 3 });
+  expect(today.bf_cp_bandwidth).toBeGreaterThan(today.bandwidth);
+  // the service's whole traffic beside the selected domain's: demo-cdn-08 has only this domain
+  expect(today.service_flow_total).toBe(h.data.reduce((a: number, d: { bytes: number }) => a + d.bytes, 0));
+  expect(h.summary.service_flow_total).toBe(today.service_flow_total);
 });
 
 test('a log line the agent cannot read is counted and skipped; ingestion goes on', async () => {

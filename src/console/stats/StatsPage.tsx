@@ -21,6 +21,7 @@ import { isOverLimit, toSearchParams, today } from '../../shared/stats/params';
 import { formatTime } from '../../shared/stats/time';
 import { BarChart, PieChart, TrendChart, type Slice } from './charts';
 import { ChinaMap, type MapRow } from './ChinaMap';
+import { UsageHistory } from './UsageHistory';
 import { DateRange, LiveSearch, MultiSelector, SingleSelector, type Selection } from './selectors';
 import { DetailDialog, RankingDialog, RegionCarrierDialog, RealNamePrompt, StatsNav, useAuthorizedService, useFlowTypes, usePriceConfig, type SliceRef } from './common';
 
@@ -337,6 +338,8 @@ export default function StatsPage() {
               series={[{ key: 'traffic', label: '流量', color: '#29a634', values: stat.transfer_dataset.data, area: true, format: (v) => `${v} ${byteUnit.label}` }]}
             />
           </Card>
+          {/* the daily history has no region or carrier split */}
+          {query && !filters.region && !filters.isp && <UsageHistory flowType={flowType} query={query} />}
           {stat.attack_dataset && (
             <Card className="chart-card">
               <div className="chart-head">

@@ -44,6 +44,9 @@ const LOG_FORMAT = [
   '"status":$status',
   '"bytes":$bytes_sent',
   '"body_bytes":$body_bytes_sent',
+  // the compression ratio of the body (original ÷ sent) when gzip or Brotli compressed it, else empty
+  '"gz":"$gzip_ratio"',
+  '"br":"$brotli_ratio"',
   '"cache":"$upstream_cache_status"',
   '"ub":"$upstream_bytes_received"',
   '"rt":$request_time',

@@ -70,7 +70,7 @@ const alive = (pid: number) => {
 const HIT = new Set(['HIT', 'STALE', 'UPDATING', 'REVALIDATED']);
 
 /** One log line → its fields, or null when it cannot be read. */
-export function parseLine(line: string): { t: number; host: string; svc: number | null; ip: string; https: boolean; status: number; bytes: number; cache: string; rt: number; ub: number; preheat: boolean } | null {
+export function parseLine(line: string): { t: number; host: string; svc: number | null; ip: string; https: boolean; status: number; bytes: number; bfCpBytes: number; cache: string; rt: number; ub: number; preheat: boolean } | null {
   let o: Record<string, unknown>;
   try {
     o = JSON.parse(line);
@@ -87,7 +87,19 @@ export function parseLine(line: string): { t: number; host: string; svc: number 
   const rt = Number(o.rt);
   // $upstream_bytes_received: empty without an upstream, "a, b" or "a : b" after retries
   const ub = typeof o.ub === 'string' ? o.ub.split(/[,:\s]+/).reduce((a, x) => a + (Number(x) || 0), 0) : 0;
-  return { t, host: o.host.toLowerCase(), svc, ip: String(o.ip ?? ''), https: o.scheme === 'https', status, bytes, cache: String(o.cache ?? ''), rt: Number.isFinite(rt) ? rt : 0, ub, preheat: o.pre === '1' };
+  return { t, host: o.host.toLowerCase(), svc, ip: String(o.ip ?? ''), https: o.scheme === 'https', status, bytes, bfCpBytes: beforeCompression(bytes, o), cache: String(o.cache ?? ''), rt: Number.isFinite(rt) ? rt : 0, ub, preheat: o.pre === '1' };
+}
+
+/**
+ * The bytes a request would have taken without compression: its headers as sent and its body at the
+ * size before gzip or Brotli ($gzip_ratio / $brotli_ratio: original ÷ compressed, two decimals). Without
+ * a ratio (nothing compressed, or a line of an earlier format) the bytes as sent.
+ */
+function beforeCompression(bytes: number, o: Record<string, unknown>): number {
+  const ratio = Number(o.gz || o.br || 0);
+  const body = Number(o.body_bytes);
+  if (!(ratio > 0) || !Number.isInteger(body) || body <= 0 || body > bytes) return bytes;
+  return bytes - body + Math.round(body * ratio);
 }
 
 export class LogShipper {
@@ -298,6 +310,7 @@ export class LogShipper {
           agg.set(key, rec);
         }
         rec.bytes += r.bytes;
+        rec.bf_cp_bytes += r.bfCpBytes;
         rec.reqs += 1;
         if (HIT.has(r.cache)) rec.hit_reqs += 1;
         // dynamic: answered without the cache (no cache status, or the cache bypassed)

@@ -238,15 +238,23 @@ export interface TrafficHealth {
   other_attack: Count;
 }
 
-export interface Traffic5mTable extends TrafficMetrics, TrafficHealth {
+/**
+ * The edge bytes before compression (migration 0109, docs/statistics.md "Compression"); equal to bytes
+ * where nothing was compressed; null where not measured (counts as bytes: BEFORE_COMPRESSION).
+ */
+export interface TrafficCompression {
+  bf_cp_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export interface Traffic5mTable extends TrafficMetrics, TrafficHealth, TrafficCompression {
   slot: Timestamp;
 }
-export interface Traffic1hTable extends TrafficMetrics, TrafficHealth {
+export interface Traffic1hTable extends TrafficMetrics, TrafficHealth, TrafficCompression {
   hour: Timestamp;
   peak_bytes: Count;
   peak_at: Timestamp | null;
 }
-export interface Traffic1dTable extends TrafficMetrics, TrafficHealth {
+export interface Traffic1dTable extends TrafficMetrics, TrafficHealth, TrafficCompression {
   day: Timestamp;
   peak_bytes: Count;
   peak_at: Timestamp | null;
@@ -261,7 +269,7 @@ export interface TrafficGeo1dTable extends TrafficMetrics {
   region: string;
   carrier: string;
 }
-export interface TrafficIngestTable extends TrafficHealth {
+export interface TrafficIngestTable extends TrafficHealth, TrafficCompression {
   account_id: number;
   bucket_id: number;
   domain_id: number;

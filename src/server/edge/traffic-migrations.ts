@@ -41,4 +41,19 @@ export const edgeTrafficMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Bytes before compression (spec 001 flow history `bf_cp_bytes`, docs/statistics.md "Compression"): the
+   * edge's sums and every statistics tier carry them beside the bytes as sent. In the statistics tables
+   * NULL means not measured — a row stored before this migration, or written without the figure — and
+   * counts as uncompressed (its bytes); the edge's own sums always have it.
+   */
+  '0109_traffic_bytes_before_compression': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('edge_traffic').addColumn('bf_cp_bytes', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await sql`update edge_traffic set bf_cp_bytes = bytes`.execute(db);
+      for (const table of ['traffic_ingest', 'traffic_5m', 'traffic_1h', 'traffic_1d']) {
+        await db.schema.alterTable(table).addColumn('bf_cp_bytes', 'bigint').execute();
+      }
+    },
+  },
 };

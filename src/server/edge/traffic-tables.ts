@@ -38,6 +38,8 @@ export interface EdgeTrafficTable {
   time_ms: Big;
   bs_bytes: Big;
   bs_reqs: Big;
+  /** the bytes before the edge's compression (migration 0109) */
+  bf_cp_bytes: Big;
 }
 
 /** The domains whose traffic comes from the edge, from their first slot (the demo's replay leaves them alone). */

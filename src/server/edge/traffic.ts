@@ -122,7 +122,8 @@ export async function storeTraffic(db: DB, nodeId: number, b: EdgeTrafficBatch, 
         domain_id: d.id, slot: new Date(slot * 1000), region: r.region ?? 'other', carrier: r.isp ?? 'other', ip_type: r.ip_type ?? 'ipv4', local: !!r.local,
         ...Object.fromEntries(EDGE_TRAFFIC_COUNTERS.map((c) => [c, 0])),
       };
-      for (const c of EDGE_TRAFFIC_COUNTERS) row[c] = (row[c] as number) + (r[c] ?? 0);
+      // a record without bf_cp_bytes (an agent of an earlier version) was not compressed
+      for (const c of EDGE_TRAFFIC_COUNTERS) row[c] = (row[c] as number) + ((c === 'bf_cp_bytes' ? (r.bf_cp_bytes ?? r.bytes) : r[c]) ?? 0);
       sums.set(key, row);
       const t = `${d.owner_id}|${slot}`;
       const entry = touched.get(t) ?? { account: d.owner_id, slot, domains: new Set<number>() };
@@ -162,7 +163,7 @@ export async function storeTraffic(db: DB, nodeId: number, b: EdgeTrafficBatch, 
         const cell = { domain: r.domain, region: r.region, isp: r.carrier, ip_type: r.ip_type };
         records.push({
           ...cell, flow_source: 'cdn', bytes: n('bytes'), reqs: n('reqs'), hit_reqs: n('hit_reqs'), dyn_reqs: n('dyn_reqs'), https_reqs: n('https_reqs'),
-          s2xx: n('s2xx'), s3xx: n('s3xx'), s4xx: n('s4xx'), s5xx: n('s5xx'), time_ms: n('time_ms'),
+          s2xx: n('s2xx'), s3xx: n('s3xx'), s4xx: n('s4xx'), s5xx: n('s5xx'), time_ms: n('time_ms'), bf_cp_bytes: n('bf_cp_bytes'),
         });
         // back-to-origin is not split by IP type (docs/statistics.md): its IPv4 row
         if (n('bs_reqs') > 0) records.push({ ...cell, ip_type: 'ipv4', flow_source: 'backsource', bytes: n('bs_bytes'), reqs: n('bs_reqs') });

@@ -40,7 +40,7 @@ async function recordsFor(db: DB, accountId: number, slot: number, noise: () => 
   const rows = (
     await sql<Slot5m>`
       select d.domain, t.flow_type, t.direction, t.bytes, t.reqs, t.hit_reqs, t.dyn_reqs, t.https_reqs, t.bytes_v6, t.reqs_v6, t.bs_bytes, t.bs_reqs,
-             t.p_bytes, t.p_reqs, t.s2xx, t.s3xx, t.s4xx, t.s5xx, t.time_ms, t.attack_bytes
+             t.p_bytes, t.p_reqs, t.s2xx, t.s3xx, t.s4xx, t.s5xx, t.time_ms, t.attack_bytes, coalesce(t.bf_cp_bytes, t.bytes) as bf_cp_bytes
       from traffic_5m t join bucket_domains d on d.id = t.domain_id
       where t.account_id = ${accountId} and t.slot = ${prev}
         -- a domain served by the edge has real traffic: nothing invented beside it from then on
@@ -62,20 +62,22 @@ async function recordsFor(db: DB, accountId: number, slot: number, noise: () => 
     const v4Bytes = n('bytes') - n('bytes_v6');
     const v4Reqs = n('reqs') - n('reqs_v6');
     const v4Part = n('reqs') > 0 ? v4Reqs / n('reqs') : 1;
+    // what compression saved, as yesterday
+    const beforeCp = n('bytes') > 0 ? n('bf_cp_bytes') / n('bytes') : 1;
     const base = { domain: r.domain, flow_type: r.flow_type, ...(r.direction ? { direction: r.direction } : {}) };
     const scaled = (v: number, w: number) => Math.max(0, Math.round(v * w * f));
     for (const { region, isp, w } of shares) {
       const cell = { ...base, region, isp };
       // edge IPv4 carries the status codes and response times; hits, dynamic and HTTPS requests split with the requests
       records.push({
-        ...cell, flow_source: 'cdn', ip_type: 'ipv4', bytes: scaled(v4Bytes, w), reqs: scaled(v4Reqs, w),
+        ...cell, flow_source: 'cdn', ip_type: 'ipv4', bytes: scaled(v4Bytes, w), bf_cp_bytes: scaled(v4Bytes * beforeCp, w), reqs: scaled(v4Reqs, w),
         ...Object.fromEntries(EDGE.map((k) => [k, scaled(n(k) * v4Part, w)])),
         ...Object.fromEntries(STATUS.map((k) => [k, scaled(n(k), w)])),
         // an attack is not replayed: the background level of a security CDN is about 1 % of its traffic
         ...(r.flow_type === 'scdn' ? { attack_bytes: scaled(Math.min(n('attack_bytes'), n('bytes') * 0.01), w), filtered_bytes: scaled(Math.min(n('attack_bytes'), n('bytes') * 0.01) * 0.9, w) } : {}),
       });
       if (n('bytes_v6') > 0) {
-        records.push({ ...cell, flow_source: 'cdn', ip_type: 'ipv6', bytes: scaled(n('bytes_v6'), w), reqs: scaled(n('reqs_v6'), w), ...Object.fromEntries(EDGE.map((k) => [k, scaled(n(k) * (1 - v4Part), w)])) });
+        records.push({ ...cell, flow_source: 'cdn', ip_type: 'ipv6', bytes: scaled(n('bytes_v6'), w), bf_cp_bytes: scaled(n('bytes_v6') * beforeCp, w), reqs: scaled(n('reqs_v6'), w), ...Object.fromEntries(EDGE.map((k) => [k, scaled(n(k) * (1 - v4Part), w)])) });
       }
       if (n('bs_bytes') > 0) records.push({ ...cell, flow_source: 'backsource', ip_type: 'ipv4', bytes: scaled(n('bs_bytes'), w), reqs: scaled(n('bs_reqs'), w) });
       if (n('p_bytes') > 0) records.push({ ...cell, flow_source: 'pcdn', ip_type: 'ipv4', bytes: scaled(n('p_bytes'), w), reqs: scaled(n('p_reqs'), w) });

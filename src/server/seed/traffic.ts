@@ -16,6 +16,7 @@ import type { DB } from '../db';
 import { KIND_FLOW_TYPE } from '../../shared/stats/constants';
 import { DAY_S, HOUR_S, SLOT_S, midnightOf } from '../../shared/stats/time';
 import type { ServiceKind } from '../../shared/services';
+import { ROLLUP_COLUMNS, ROLLUP_SUMS } from '../stats/ingest';
 
 export interface TrafficSeedOptions {
   /** the account whose services get traffic (default demo) */
@@ -92,10 +93,19 @@ interface Profile {
   evening: number;
   weekend: number;
   ms: number;
+  /** bytes before compression ÷ bytes sent − 1: what the edge's gzip and Brotli saved (text pages much, video nothing) */
+  cp: number;
 }
 
 /** The profile of a domain's traffic by the kind of its service. */
 function profileFor(kind: ServiceKind, name: string, rand: () => number): Omit<Profile, 'domain_id' | 'bucket_id' | 'account_id' | 'flow_type' | 'direction'> {
+  return { ...trafficOf(kind, name, rand), cp: COMPRESSED[kind] };
+}
+
+/** Bytes before compression ÷ bytes sent − 1 by kind (fixed: the seed's random sequence stays the same). */
+const COMPRESSED: Record<ServiceKind, number> = { cdn: 0.22, scdn: 0.28, overseas: 0.18, file: 0.03, fusion: 0.02, live: 0, websocket: 0 };
+
+function trafficOf(kind: ServiceKind, name: string, rand: () => number): Omit<Profile, 'domain_id' | 'bucket_id' | 'account_id' | 'flow_type' | 'direction' | 'cp'> {
   const r = (a: number, b: number) => a + (b - a) * rand();
   const GB = 1024 ** 3;
   const base = { avg_size: 80 * 1024, hit: r(0.9, 0.97), dyn: r(0.02, 0.08), https: r(0.6, 0.85), v6: r(0.1, 0.25), bs: r(0.04, 0.1), pcdn: 0, evening: 0.15, weekend: 0.88, ms: r(60, 140) };
@@ -253,11 +263,11 @@ export async function seedTraffic(db: DB, opts: TrafficSeedOptions = {}): Promis
       if (process.env.SEED_TRAFFIC_DEBUG) console.log(`  ${name}: ${Math.round(performance.now() - t)} ms`);
     };
     await sql`select setseed(0.2026)`.execute(trx);
-    await sql`create temp table seed_profile (domain_id int, bucket_id int, account_id int, flow_type text, direction text, scale float8, avg_size float8, hit float8, dyn float8, https float8, v6 float8, bs float8, pcdn float8, evening float8, weekend float8, ms float8) on commit drop`.execute(trx);
+    await sql`create temp table seed_profile (domain_id int, bucket_id int, account_id int, flow_type text, direction text, scale float8, avg_size float8, hit float8, dyn float8, https float8, v6 float8, bs float8, pcdn float8, evening float8, weekend float8, ms float8, cp float8) on commit drop`.execute(trx);
     await sql`create temp table seed_geo (domain_id int, direction text, region text, carrier text, w float8) on commit drop`.execute(trx);
     await sql`create temp table seed_spike (domain_id int, kind text, t0 bigint, t1 bigint, factor float8) on commit drop`.execute(trx);
     const values = profiles.map(
-      (p) => sql`(${p.domain_id}::int, ${p.bucket_id}::int, ${p.account_id}::int, ${p.flow_type}, ${p.direction}, ${p.scale}::float8, ${p.avg_size}::float8, ${p.hit}::float8, ${p.dyn}::float8, ${p.https}::float8, ${p.v6}::float8, ${p.bs}::float8, ${p.pcdn}::float8, ${p.evening}::float8, ${p.weekend}::float8, ${p.ms}::float8)`,
+      (p) => sql`(${p.domain_id}::int, ${p.bucket_id}::int, ${p.account_id}::int, ${p.flow_type}, ${p.direction}, ${p.scale}::float8, ${p.avg_size}::float8, ${p.hit}::float8, ${p.dyn}::float8, ${p.https}::float8, ${p.v6}::float8, ${p.bs}::float8, ${p.pcdn}::float8, ${p.evening}::float8, ${p.weekend}::float8, ${p.ms}::float8, ${p.cp}::float8)`,
     );
     await sql`insert into seed_profile values ${sql.join(values)}`.execute(trx);
     for (let i = 0; i < geo.length; i += 500) {
@@ -266,7 +276,7 @@ export async function seedTraffic(db: DB, opts: TrafficSeedOptions = {}): Promis
     await sql`insert into seed_spike values ${sql.join(spikes.map(([d, k, a, b, f]) => sql`(${d}::int, ${k}, ${a}::bigint, ${b}::bigint, ${f}::float8)`))}`.execute(trx);
 
     // the metrics of a row from its edge bytes `x.b` (and the slot count `n` it stands for)
-    const metricCols = `account_id, bucket_id, bytes, reqs, hit_reqs, dyn_reqs, https_reqs, bytes_v6, reqs_v6, bs_bytes, bs_reqs, p_bytes, p_reqs, s2xx, s3xx, s4xx, s5xx, time_ms, attack_bytes, filtered_bytes, xss, sql_inj, other_attack`;
+    const metricCols = ROLLUP_COLUMNS;
     const metricSelect = (n: string) => `p.account_id, p.bucket_id, x.b, x.r,
       round(x.r * least(0.995, p.hit * (0.98 + 0.04 * x.q)))::bigint,
       round(x.r * p.dyn)::bigint,
@@ -283,7 +293,8 @@ export async function seedTraffic(db: DB, opts: TrafficSeedOptions = {}): Promis
       x.att, round(x.att * (case when x.att > x.b then 0.985 else 0.9 end))::bigint,
       case when p.flow_type = 'scdn' then round(${n} * (2 + 6 * x.q) * greatest(1, x.att / greatest(x.b, 1)))::bigint else 0 end,
       case when p.flow_type = 'scdn' then round(${n} * (1 + 3 * x.q))::bigint else 0 end,
-      case when p.flow_type = 'scdn' then round(${n} * (3 + 10 * x.q) * greatest(1, x.att / greatest(x.b, 1)))::bigint else 0 end`;
+      case when p.flow_type = 'scdn' then round(${n} * (3 + 10 * x.q) * greatest(1, x.att / greatest(x.b, 1)))::bigint else 0 end,
+      round(x.b * (1 + p.cp * (0.9 + 0.2 * x.q)))::bigint`;
     /**
      * Edge bytes of every profile at each instant of [from, to] every `stepS` seconds (each standing
      * for `n` slots), with noise, spikes and (security CDN) attack bytes, into the temporary table
@@ -335,7 +346,7 @@ export async function seedTraffic(db: DB, opts: TrafficSeedOptions = {}): Promis
       opts.onProgress?.(Math.min(fiveDays, Math.round((from + chunkDays * DAY_S - fiveStart) / DAY_S)), days);
     }
     // 2. hourly rollup of those 5-minute rows (peak = the largest slot, and when)
-    const sums = `sum(bytes), sum(reqs), sum(hit_reqs), sum(dyn_reqs), sum(https_reqs), sum(bytes_v6), sum(reqs_v6), sum(bs_bytes), sum(bs_reqs), sum(p_bytes), sum(p_reqs), sum(s2xx), sum(s3xx), sum(s4xx), sum(s5xx), sum(time_ms), sum(attack_bytes), sum(filtered_bytes), sum(xss), sum(sql_inj), sum(other_attack)`;
+    const sums = ROLLUP_SUMS;
     await run('1h rollup', `insert into traffic_1h (domain_id, flow_type, direction, hour, ${metricCols}, peak_bytes, peak_at)
          select domain_id, flow_type, direction, date_trunc('hour', slot), min(account_id), min(bucket_id), ${sums},
                 max(bytes), to_timestamp((max(array[bytes, -extract(epoch from slot)::bigint]))[2] * -1)

@@ -3,6 +3,35 @@
  */
 import { ok, str, num, bool, any, obj, map, arr, type AnswerTable } from '../http/answers';
 
+/** One day of the usage history (spec 001 §3 flow history record; src/server/stats/routes.ts `history`). */
+const flowHistoryRecord = obj({
+  date: str,
+  timestamp: num,
+  flow_time: str,
+  bytes: num,
+  reqs: num,
+  dreqs: num,
+  sreqs: num,
+  hreqs: num,
+  hit_reqs: num,
+  bandwidth: num,
+  peak_time: str,
+  time: num,
+  peak_exact: bool,
+  rps: num,
+  bill_bytes: num,
+  bf_cp_bytes: num,
+  cp_bytes: num,
+  bf_cp_bandwidth: num,
+  bill_bandwidth: num,
+  flow_total: num,
+  service_flow_total: num,
+  wsbytes: num,
+  wsbandwidth: num,
+  peak_time_ws: str,
+});
+const historySummary = { summary: obj({ flow_total: num, service_flow_total: num, days: num }) };
+
 export const statsAnswers: AnswerTable = {
   // src/server/stats/ingest.ts
   'POST /api/flow/ingest/token': ok(obj({ token: str })),
@@ -249,31 +278,13 @@ export const statsAnswers: AnswerTable = {
   // src/server/stats/routes.ts
   'GET /api/flow/map/': ok(arr(any)),
   // src/server/stats/routes.ts
-  'GET /api/flow/amount/history/': ok(arr(obj({
-      date: str,
-      timestamp: num,
-      flow_time: str,
-      bytes: num,
-      reqs: num,
-      dreqs: num,
-      sreqs: num,
-      hreqs: num,
-      hit_reqs: num,
-      bandwidth: num,
-      peak_time: str,
-      time: num,
-      peak_exact: bool,
-      rps: num,
-      bill_bytes: num,
-      bill_bandwidth: num,
-      flow_total: num,
-    })), { summary: obj({ flow_total: num, days: num }) }),
+  'GET /api/flow/amount/history/': ok(arr(flowHistoryRecord), historySummary),
   // src/server/stats/routes.ts
-  'GET /api/flow/scdn/amount/history': ok(arr(any), { summary: obj({ flow_total: num, days: num }) }),
+  'GET /api/flow/scdn/amount/history': ok(arr(flowHistoryRecord), historySummary),
   // src/server/stats/routes.ts
-  'GET /api/cdn/mingmou/history': ok(arr(any), { summary: obj({ flow_total: num, days: num }) }),
+  'GET /api/cdn/mingmou/history': ok(arr(flowHistoryRecord), historySummary),
   // src/server/stats/routes.ts
-  'GET /api/flow/abroad/history': ok(arr(any), { summary: obj({ flow_total: num, days: num }) }),
+  'GET /api/flow/abroad/history': ok(arr(flowHistoryRecord), historySummary),
   // src/server/stats/routes.ts
   'GET /api/flow/status/history/': ok(obj({ times: arr(num), s2xx: arr(num), s3xx: arr(num), s4xx: arr(num), s5xx: arr(num) })),
   // src/server/stats/routes.ts

@@ -26,7 +26,20 @@ import { BIGINT_MAX } from '../../shared/limits';
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-const COUNTERS = ['bytes', 'reqs', 'hit_reqs', 'dyn_reqs', 'https_reqs', 's2xx', 's3xx', 's4xx', 's5xx', 'time_ms', 'attack_bytes', 'filtered_bytes', 'xss', 'sql_inj', 'other_attack'] as const;
+const COUNTERS = ['bytes', 'reqs', 'hit_reqs', 'dyn_reqs', 'https_reqs', 's2xx', 's3xx', 's4xx', 's5xx', 'time_ms', 'attack_bytes', 'filtered_bytes', 'xss', 'sql_inj', 'other_attack', 'bf_cp_bytes'] as const;
+
+/** The columns of traffic_5m, traffic_1h and traffic_1d after their keys (the seed writes the same). */
+export const ROLLUP_COLUMNS = 'account_id, bucket_id, bytes, reqs, hit_reqs, dyn_reqs, https_reqs, bytes_v6, reqs_v6, bs_bytes, bs_reqs, p_bytes, p_reqs, s2xx, s3xx, s4xx, s5xx, time_ms, attack_bytes, filtered_bytes, xss, sql_inj, other_attack, bf_cp_bytes';
+/**
+ * The edge bytes before compression of a row: `bf_cp_bytes`, or its bytes where that was not measured
+ * (NULL: rows from before migration 0109, or written without it). Every read and rollup goes through it.
+ */
+export const BEFORE_COMPRESSION = 'coalesce(bf_cp_bytes, bytes)';
+/** The counters of ROLLUP_COLUMNS (after account_id, bucket_id) summed: an hour from its slots, a day from its hours. */
+export const ROLLUP_SUMS = ROLLUP_COLUMNS.split(', ')
+  .slice(2)
+  .map((c) => `sum(${c === 'bf_cp_bytes' ? BEFORE_COMPRESSION : c})`)
+  .join(', ');
 
 const counter = { type: 'integer', minimum: 0, maximum: BIGINT_MAX, errorMessage: { type: '须为非负整数', minimum: '须为非负整数' } };
 const ingestBody = {
@@ -51,6 +64,7 @@ const ingestBody = {
           flow_source: { type: 'string', enum: ['cdn', 'backsource', 'pcdn'], description: '默认 cdn' },
           ip_type: { type: 'string', enum: ['ipv4', 'ipv6'], description: '默认 ipv4' },
           ...Object.fromEntries(COUNTERS.map((c) => [c === 'sql_inj' ? 'sql' : c === 'other_attack' ? 'other' : c, counter])),
+          bf_cp_bytes: { ...counter, description: '压缩前的字节数（压缩后的正文按压缩前的大小计），默认等于 bytes' },
         },
       },
     },
@@ -147,7 +161,8 @@ export async function ingestSlot(db: DB, accountId: number, slot: number, record
       flow_source: r.flow_source ?? 'cdn', ip_type: r.ip_type ?? 'ipv4', ...Object.fromEntries(COUNTERS.map((c) => [c, 0])),
     };
     for (const c of COUNTERS) {
-      const v = Number(r[c === 'sql_inj' ? 'sql' : c === 'other_attack' ? 'other' : c] ?? 0);
+      // bytes before compression: as sent where the pipeline does not say
+      const v = Number(r[c === 'sql_inj' ? 'sql' : c === 'other_attack' ? 'other' : c] ?? (c === 'bf_cp_bytes' ? r.bytes : 0) ?? 0);
       row[c] = (row[c] as number) + v;
     }
     rows.set(key, row);
@@ -175,8 +190,8 @@ export async function ingestSlot(db: DB, accountId: number, slot: number, record
       reqs_v6 = ${sql.table(table)}.reqs_v6 + excluded.reqs_v6, bs_bytes = ${sql.table(table)}.bs_bytes + excluded.bs_bytes,
       bs_reqs = ${sql.table(table)}.bs_reqs + excluded.bs_reqs, p_bytes = ${sql.table(table)}.p_bytes + excluded.p_bytes,
       p_reqs = ${sql.table(table)}.p_reqs + excluded.p_reqs`;
-  const sums = `sum(bytes), sum(reqs), sum(hit_reqs), sum(dyn_reqs), sum(https_reqs), sum(bytes_v6), sum(reqs_v6), sum(bs_bytes), sum(bs_reqs), sum(p_bytes), sum(p_reqs), sum(s2xx), sum(s3xx), sum(s4xx), sum(s5xx), sum(time_ms), sum(attack_bytes), sum(filtered_bytes), sum(xss), sum(sql_inj), sum(other_attack)`;
-  const cols = `account_id, bucket_id, bytes, reqs, hit_reqs, dyn_reqs, https_reqs, bytes_v6, reqs_v6, bs_bytes, bs_reqs, p_bytes, p_reqs, s2xx, s3xx, s4xx, s5xx, time_ms, attack_bytes, filtered_bytes, xss, sql_inj, other_attack`;
+  const sums = ROLLUP_SUMS;
+  const cols = ROLLUP_COLUMNS;
 
   // inside a caller's transaction (the edge's traffic, src/server/edge/traffic.ts) or in its own
   const inTransaction = <T>(f: (trx: DB) => Promise<T>): Promise<T> => (db.isTransaction ? f(db) : db.transaction().execute((trx) => f(trx as unknown as DB)));
@@ -199,7 +214,7 @@ export async function ingestSlot(db: DB, accountId: number, slot: number, record
         sum(case when flow_source = 'backsource' then bytes else 0 end), sum(case when flow_source = 'backsource' then reqs else 0 end),
         sum(case when flow_source = 'pcdn' then bytes else 0 end), sum(case when flow_source = 'pcdn' then reqs else 0 end),
         ${edge('s2xx')}, ${edge('s3xx')}, ${edge('s4xx')}, ${edge('s5xx')}, ${edge('time_ms')},
-        sum(attack_bytes), sum(filtered_bytes), sum(xss), sum(sql_inj), sum(other_attack)
+        sum(attack_bytes), sum(filtered_bytes), sum(xss), sum(sql_inj), sum(other_attack), ${edge(BEFORE_COMPRESSION)}
       from traffic_ingest where domain_id in (${idList}) and slot = ${at(slot)}
       group by domain_id, flow_type, direction, slot`.execute(trx);
     // the hour from its 5-minute rows, the day from its hours

@@ -16,6 +16,7 @@ import { DAY_S, HOUR_S, SLOT_S, floorTo, midnightOf } from '../../shared/stats/t
 import { pointTimes } from '../../shared/stats/series';
 import { billing95 } from '../../shared/stats/percentile';
 import { bandwidthOf } from '../../shared/stats/units';
+import { BEFORE_COMPRESSION } from './ingest';
 
 export type Tier = '5m' | '1h' | '1d' | 'geo_1h' | 'geo_1d';
 
@@ -62,16 +63,18 @@ function geoWhere(q: Pick<StatsQuery, 'region' | 'isp'>): RawBuilder<unknown> {
  * counters are summed as float8: sum(bigint) would add in numeric, which took most of the time (a
  * slot's total stays far below 2^53, where float8 is exact).
  */
-export async function slotSums(db: DB, scope: Scope, start: number, end: number, withAttack = false) {
+export async function slotSums(db: DB, scope: Scope, start: number, end: number, withAttack = false, withBeforeCompression = false) {
   const n = Math.max(0, Math.ceil((end - start) / SLOT_S));
   const bytes = new Float64Array(n);
   const reqs = new Float64Array(n);
   const attack = withAttack ? new Float64Array(n) : null;
   const filtered = withAttack ? new Float64Array(n) : null;
+  const beforeCp = withBeforeCompression ? new Float64Array(n) : null;
   if (scope.domainIds.length && n) {
-    const rows = await sql<{ t: number; b: number; r: number; a: number; f: number }>`
+    const rows = await sql<{ t: number; b: number; r: number; a: number; f: number; c: number }>`
       select extract(epoch from slot)::float8 as t, sum(${col(scope.bytesCol)}::float8) as b, sum(${col(scope.reqsCol)}::float8) as r
              ${withAttack ? sql`, sum(attack_bytes::float8) as a, sum(filtered_bytes::float8) as f` : sql``}
+             ${withBeforeCompression ? sql`, sum(${col(beforeCompressionCol(scope))}::float8) as c` : sql``}
       from traffic_5m
       where domain_id in (${ids(scope)}) and flow_type = ${scope.flowType} and direction = ${scope.direction}
         and slot >= ${ts(start)} and slot < ${ts(end)}
@@ -83,10 +86,17 @@ export async function slotSums(db: DB, scope: Scope, start: number, end: number,
       reqs[i] = Number(r.r);
       if (attack) attack[i] = Number(r.a);
       if (filtered) filtered[i] = Number(r.f);
+      if (beforeCp) beforeCp[i] = Number(r.c);
     }
   }
-  return { start, bytes, reqs, attack, filtered };
+  return { start, bytes, reqs, attack, filtered, beforeCp };
 }
+
+/**
+ * The bytes before compression of the scope's byte column: only the edge's bytes are compressed by the
+ * edge (the IPv6 part, back-to-origin and PCDN have no figure of their own: as sent).
+ */
+export const beforeCompressionCol = (scope: Scope) => (scope.bytesCol === 'bytes' ? BEFORE_COMPRESSION : scope.bytesCol);
 
 function pointIndex(times: number[], step: number) {
   const first = times[0] ?? 0;
@@ -276,12 +286,29 @@ export async function dailyRows(db: DB, scope: Scope, q: StatsQuery) {
       bytes::float8, reqs::float8, hit_reqs::float8, dyn_reqs::float8, https_reqs::float8, bytes_v6::float8, reqs_v6::float8,
       bs_bytes::float8, bs_reqs::float8, p_bytes::float8, p_reqs::float8, peak_bytes::float8, extract(epoch from peak_at)::float8 as peak_at,
       s2xx::float8, s3xx::float8, s4xx::float8, s5xx::float8, time_ms::float8, attack_bytes::float8, filtered_bytes::float8,
-      xss::float8, sql_inj::float8, other_attack::float8
+      xss::float8, sql_inj::float8, other_attack::float8, ${col(beforeCompressionCol(scope))}::float8 as bf_cp_bytes
     from traffic_1d
     where domain_id in (${ids(scope)}) and flow_type = ${scope.flowType} and direction = ${scope.direction}
       and day >= ${ts(midnightOf(q.start))} and day < ${ts(q.end)}
     order by day, domain_id`.execute(db);
   return rows.rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? null : Number(v)])) as Record<string, number>);
+}
+
+/**
+ * The period's bytes of the whole services the selection belongs to (every domain of each selected
+ * service, or of each selected domain's service): the flow history's service_flow_total, beside
+ * flow_total, which counts the selected domains.
+ */
+export async function serviceBytes(db: DB, scope: Scope, q: StatsQuery): Promise<number> {
+  const buckets = [...new Set([...scope.names.values()].map((n) => n.bucket_id))];
+  if (!buckets.length) return 0;
+  const row = await sql<{ total: number | null }>`
+    select sum(${col(scope.bytesCol)})::float8 as total
+    from traffic_1d
+    where domain_id in (select id from bucket_domains where bucket_id in (${sql.join(buckets.map((id) => sql`${id}::int`))}))
+      and flow_type = ${scope.flowType} and direction = ${scope.direction}
+      and day >= ${ts(midnightOf(q.start))} and day < ${ts(q.end)}`.execute(db);
+  return Number(row.rows[0]?.total ?? 0);
 }
 
 /** Hourly (or 5-minute) health and status rows without region: status history and health degree. */

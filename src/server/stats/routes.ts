@@ -11,7 +11,7 @@ import type { Need } from '../../shared/permissions';
 import { ok } from '../http/envelope';
 import { ApiError } from '../http/errors';
 import { malformed, resolveScope, type Scope } from './scope';
-import { bandwidth95, completeEnd, coverage, dailyRows, geoTotals, healthRows, series, slotSums, type Series } from './query';
+import { bandwidth95, coverage, dailyRows, drawnEnd, geoTotals, healthRows, series, serviceBytes, slotSums, type Series } from './query';
 import { billing95 } from '../../shared/stats/percentile';
 import { seriesWorkbook } from './xlsx';
 import { ingestRoutes } from './ingest';
@@ -249,20 +249,25 @@ export function statsRoutes(app: FastifyInstance, db: DB): void {
   });
 
   // usage history: one flow-history record per day (spec 001 §3)
-  /** Per CST day of the query, from the 5-minute rows where they hold the period: the summed series' peak, its slot and the day's 95. */
+  /**
+   * Per CST day of the query, from the 5-minute rows where they hold the period: the summed series' peak,
+   * its slot, the day's 95 and the peak of the same series before compression.
+   */
   const summedDays = async (db: DB, scope: Scope, q: StatsQuery) => {
-    const out = new Map<number, { peak: number; at: number; p95: number }>();
+    const out = new Map<number, { peak: number; at: number; p95: number; bfPeak: number }>();
     const since = await coverage(db, scope.account_id, '5m');
     const start = Math.max(q.start, since ?? 0);
-    const end = completeEnd(q);
+    // the slots the chart draws (the edge's running slot too)
+    const end = await drawnEnd(db, scope, q);
     if (start >= end || !scope.domainIds.length) return out;
-    const slots = await slotSums(db, scope, start, end);
-    const days = new Map<number, { bytes: number[]; first: number }>();
+    const slots = await slotSums(db, scope, start, end, false, true);
+    const days = new Map<number, { bytes: number[]; first: number; bfPeak: number }>();
     for (let i = 0; i < slots.bytes.length; i++) {
       const t = start + i * SLOT_S;
       const d = midnightOf(t);
-      const day = days.get(d) ?? { bytes: [], first: t };
+      const day = days.get(d) ?? { bytes: [], first: t, bfPeak: 0 };
       day.bytes.push(slots.bytes[i]!);
+      day.bfPeak = Math.max(day.bfPeak, slots.beforeCp![i]!);
       days.set(d, day);
     }
     for (const [d, day] of days) {
@@ -270,7 +275,7 @@ export function statsRoutes(app: FastifyInstance, db: DB): void {
       if (day.first !== d) continue;
       let k = 0;
       day.bytes.forEach((b, i) => b > day.bytes[k]! && (k = i));
-      out.set(d, { peak: day.bytes[k]!, at: day.first + k * SLOT_S, p95: billing95([day.bytes.map((b) => bandwidthOf(b, SLOT_S))]).value });
+      out.set(d, { peak: day.bytes[k]!, at: day.first + k * SLOT_S, p95: billing95([day.bytes.map((b) => bandwidthOf(b, SLOT_S))]).value, bfPeak: day.bfPeak });
     }
     return out;
   };
@@ -280,9 +285,10 @@ export function statsRoutes(app: FastifyInstance, db: DB): void {
     const rows = await dailyRows(db, scope, q);
     const byDay = new Map<number, Record<string, number>>();
     for (const r of rows) {
-      const d = byDay.get(r.t) ?? { t: r.t, bytes: 0, reqs: 0, dreqs: 0, hreqs: 0, hit: 0, bs_bytes: 0, p_bytes: 0, bytes_v6: 0, peak: 0, peak_at: 0, peak_single: 0 };
+      const d = byDay.get(r.t) ?? { t: r.t, bytes: 0, bf: 0, reqs: 0, dreqs: 0, hreqs: 0, hit: 0, bs_bytes: 0, p_bytes: 0, bytes_v6: 0, peak: 0, peak_at: 0, peak_single: 0 };
       const b = scope.bytesCol;
       d.bytes += r[b];
+      d.bf += r.bf_cp_bytes;
       d.reqs += r[scope.reqsCol];
       d.dreqs += r.dyn_reqs;
       d.hreqs += r.https_reqs;
@@ -292,6 +298,7 @@ export function statsRoutes(app: FastifyInstance, db: DB): void {
       byDay.set(r.t, d);
     }
     const flowTotal = [...byDay.values()].reduce((a, d) => a + d.bytes, 0);
+    const serviceTotal = await serviceBytes(db, scope, q);
     // the day's peak is the peak of the summed series: each 5-minute slot summed over the selected
     // domains, then the day's highest (issue 19 item 16); where the 5-minute rows no longer hold the day,
     // the sum of the domains' own peaks stands for it (exact for one domain, an upper bound for several)
@@ -320,12 +327,18 @@ export function statsRoutes(app: FastifyInstance, db: DB): void {
         peak_exact: Boolean(exact),
         rps: round3(d.reqs / DAY_S),
         bill_bytes: d.bytes,
+        // before the edge's compression (docs/statistics.md "Compression"): the bytes, what compression
+        // saved, and the summed series' peak bandwidth (null without 5-minute rows, as bill_bandwidth)
+        bf_cp_bytes: d.bf,
+        cp_bytes: Math.max(0, d.bf - d.bytes),
+        bf_cp_bandwidth: exact ? round3(bandwidthOf(exact.bfPeak, SLOT_S)) : null,
         // the day's billing bandwidth by the daily 95 (the 15th highest of 288 summed samples); null without 5-minute rows
         bill_bandwidth: exact ? round3(exact.p95) : null,
         flow_total: flowTotal,
+        service_flow_total: serviceTotal,
       };
     });
-    return ok(data, { summary: { flow_total: flowTotal, days: data.length } });
+    return ok(data, { summary: { flow_total: flowTotal, service_flow_total: serviceTotal, days: data.length } });
   };
   app.get('/api/flow/amount/history/', opts('用量历史：每日流量、请求数与峰值带宽'), history());
   app.get('/api/flow/scdn/amount/history', opts('安全 CDN 用量历史'), history('scdn'));
