@@ -31,6 +31,17 @@ export function mergeUser(user: Partial<CurrentUser>): void {
 }
 
 /**
+ * The signed-in user's avatar (头像) as an address with its version, shared by the top bar's account
+ * menu and the profile page's 头像 card: undefined until asked, null when none is set.
+ */
+export const avatarAtom = atom<string | null | undefined>(undefined);
+
+/** The avatar's address from GET /api/accounts/avatar/info/ (the version makes a new picture load). */
+export function avatarSrc(info: { avatar: boolean; updated_at: number | null }): string | null {
+  return info.avatar ? `/api/accounts/avatar/?v=${info.updated_at}` : null;
+}
+
+/**
  * The popups that open by themselves (the unread platform notice, the popup announcement): at most one
  * at a time (spec 000 §2.8, §9). The first to want the screen takes it; the other waits until it is closed.
  */

@@ -24,3 +24,36 @@ test('upload a profile picture of at most 30 KB, see it, delete it', async ({ pa
   await card.getByRole('button', { name: '删除头像' }).click();
   await expect(card.getByRole('img', { name: '未设置头像' })).toBeVisible();
 });
+
+test('the top bar shows the avatar beside the account name, the user icon without one', async ({ page }) => {
+  await signIn(page);
+  await page.request.delete('/api/accounts/avatar/');
+  await page.goto('/account/profile/');
+  const menuButton = page.locator('header').getByRole('button', { name: 'demo' });
+  const small = menuButton.locator('img.account-avatar');
+  await expect(menuButton.locator('.bp6-icon-user')).toBeVisible();
+  await expect(small).toHaveCount(0);
+  // uploaded on the profile page: the top bar follows without a reload
+  await page.locator('.avatar-card input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+  await expect(small).toBeVisible();
+  await expect(menuButton.locator('.bp6-icon-user')).toHaveCount(0);
+  // on any page after a new load, small and round
+  await page.goto('/dashboard/');
+  await expect(small).toBeVisible();
+  await expect.poll(() => small.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+  const look = await small.evaluate((img) => {
+    const s = getComputedStyle(img);
+    return { width: img.getBoundingClientRect().width, radius: s.borderRadius };
+  });
+  expect(look).toEqual({ width: 20, radius: '50%' });
+  // the menu still opens by keyboard and names the account
+  await menuButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: '退出登录' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  // deleted: the icon again
+  await page.goto('/account/profile/');
+  await page.locator('.avatar-card').getByRole('button', { name: '删除头像' }).click();
+  await expect(menuButton.locator('.bp6-icon-user')).toBeVisible();
+  await expect(small).toHaveCount(0);
+});

@@ -4,20 +4,22 @@
  * (src/server/accounts/avatar.ts).
  */
 import { useEffect, useState } from 'react';
+import { useAtom } from 'jotai';
 import { Button, Card, FileInput, H5 } from '@blueprintjs/core';
 import { api, failureText } from '../api/client';
 import { notify } from '../common/toaster';
+import { avatarAtom, avatarSrc } from '../state';
 import { AVATAR_MAX_BYTES, AVATAR_SIZE_TEXT, imageTypeOf, PHOTO_ACCEPT, PHOTO_TYPE_TEXT } from '../../shared/security';
 
 export function AvatarCard() {
-  /** The picture's address with a version, so that a new one is fetched; null: none set. */
-  const [src, setSrc] = useState<string | null | undefined>(undefined);
+  /** The picture's address with a version, so that a new one is fetched; null: none set (shared with the top bar). */
+  const [src, setSrc] = useAtom(avatarAtom);
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
   const load = () =>
     api
       .get<{ data: { avatar: boolean; updated_at: number | null } }>('/api/accounts/avatar/info/')
-      .then((r) => setSrc(r.data.avatar ? `/api/accounts/avatar/?v=${r.data.updated_at}` : null))
+      .then((r) => setSrc(avatarSrc(r.data)))
       .catch(() => setSrc(null));
   useEffect(() => {
     void load();

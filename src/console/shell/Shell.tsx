@@ -1,9 +1,10 @@
 /** The signed-in frame: top bar with the account menu, product menu on the left, the page. */
 import { Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { useAtomValue } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { BlueprintProvider, Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, NavbarDivider, NavbarGroup, NavbarHeading, Popover, Spinner } from '@blueprintjs/core';
-import { businessTypeAtom, sessionAtom } from '../state';
+import { avatarAtom, avatarSrc, businessTypeAtom, sessionAtom } from '../state';
+import { api } from '../api/client';
 import { ACCOUNT_MENU, GALLERY_MENU, kindEntryActive, menuFor, titleFor } from './menu';
 import { ServiceSearch } from './ServiceSearch';
 import { MessageBell } from '../message/MessageBell';
@@ -28,6 +29,20 @@ export default function Shell() {
     if (!active || active === document.body) main.current?.focus({ preventScroll: true });
   }, [pathname]);
   const menu = user ? menuFor(user) : [];
+  // the account's avatar (头像) beside its name, small and round; the user icon while there is none
+  const [avatar, setAvatar] = useAtom(avatarAtom);
+  const userId = user?.user_id;
+  useEffect(() => {
+    if (userId === undefined) return;
+    let live = true;
+    api
+      .get<{ data: { avatar: boolean; updated_at: number | null } }>('/api/accounts/avatar/info/')
+      .then((r) => live && setAvatar((now) => (now === undefined ? avatarSrc(r.data) : now)))
+      .catch(() => live && setAvatar((now) => (now === undefined ? null : now)));
+    return () => {
+      live = false;
+    };
+  }, [userId, setAvatar]);
   return (
     <BlueprintProvider>
     <div className="shell">
@@ -78,7 +93,13 @@ export default function Shell() {
                 </Menu>
               }
             >
-              <Button variant="minimal" icon="user" endIcon="caret-down" text={user?.username} className="account-menu" />
+              <Button
+                variant="minimal"
+                icon={avatar ? <img className="account-avatar" src={avatar} alt="" width={20} height={20} onError={() => setAvatar(null)} /> : 'user'}
+                endIcon="caret-down"
+                text={user?.username}
+                className="account-menu"
+              />
             </Popover>
           </NavbarGroup>
         </Navbar>
