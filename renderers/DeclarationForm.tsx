@@ -4,10 +4,12 @@
  * refusals shown under their fields. `formRef` gives the caller `validateForm()`.
  */
 import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { createRoot } from 'react-dom/client';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
-import { collapseLines, ThemedForm, transformErrors, validatorFor } from './theme';
+import { collapseLines, ThemedForm, transformErrors, validatorFor, type RulesValidate } from './theme';
 import { toErrorSchema } from './errorSchema';
+import { benchTimings } from './timing';
 
 export interface DeclarationFormProps {
   schema: object;
@@ -49,6 +51,14 @@ function addRuleErrors(handler: any, errors: FieldError[], ui: Record<string, un
     node.addError(shown.message);
   }
   return handler;
+}
+
+/**
+ * The rules as RJSF's `customValidate`, carrying the rules themselves: the engine's validator runs them
+ * first and takes RJSF's custom-validation path only when they find something (renderers/theme quietRules).
+ */
+function rulesValidate(rules: (formData: any) => FieldError[], ui: Record<string, unknown>): RulesValidate {
+  return Object.assign((data: unknown, handler: any) => addRuleErrors(handler, rules(data), ui), { rules });
 }
 
 /**
@@ -110,7 +120,7 @@ export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, f
       showErrorList={false}
       noHtml5Validate
       transformErrors={transformErrors}
-      customValidate={rules ? (data: unknown, handler: any) => addRuleErrors(handler, rules(data), ui) : undefined}
+      customValidate={rules ? rulesValidate(rules, ui) : undefined}
       extraErrors={errors?.length ? toErrorSchema(errors) : undefined}
       onChange={(e: IChangeEvent, id?: string) => {
         if (id) touched.onTouch(id);
@@ -119,4 +129,25 @@ export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, f
       onError={() => undefined}
     />
   );
+}
+
+/** A declaration of the bench's own, kept in its state as a dialog keeps its form's value. */
+function BenchForm({ formData, ...props }: Omit<DeclarationFormProps, 'onChange'>) {
+  const [value, setValue] = useState(formData);
+  return <DeclarationForm {...props} formData={value} onChange={setValue} />;
+}
+
+/**
+ * tests/bench/forms.ts renders a declaration of its own (200 generated fields) with this engine:
+ * `window.__formEngine.mount(element, props)`. Installed only when the page asked for the engine's
+ * timings (renderers/timing.ts, set by the bench before the console loads); absent for everyone else.
+ */
+if (benchTimings()) {
+  (globalThis as { __formEngine?: unknown }).__formEngine = {
+    mount(el: HTMLElement, props: Omit<DeclarationFormProps, 'onChange'>) {
+      const root = createRoot(el);
+      root.render(<BenchForm {...props} />);
+      return () => root.unmount();
+    },
+  };
 }

@@ -10,11 +10,29 @@ import { MISSING_MESSAGE, byPriority, errorRank } from '../../schemas/errors';
 import { boundNumbers } from '../../schemas/bounds';
 import { templates } from './templates';
 import { widgets } from './widgets';
+import { timedValidation } from '../timing';
+
+// the engine's timings (npm run bench, tests/bench/forms.ts) live in renderers/timing.ts
+export { formTiming } from '../timing';
 
 export const validator = customizeValidator({
   ajvOptionsOverrides: AJV_OPTIONS,
   extenderFn: (ajv) => addVocabulary(ajv, { formats: false }),
 });
+
+/** A form's `customValidate` that carries the rules it runs (DeclarationForm's `rules`). */
+export type RulesValidate = ((data: any, handler: any) => any) & { rules: (data: any) => unknown[] };
+
+/**
+ * Whether a form's rules have nothing to say about this value. RJSF's custom validation first builds a
+ * copy of the value with every field of the schema (getDefaultFormState over the whole declaration:
+ * milliseconds on a large one, on every keystroke) so the rules' errors have a place to land; when the
+ * rules find nothing there is nothing to place, and the result is the schema's alone.
+ */
+function quietRules(customValidate: unknown, formData: unknown): boolean {
+  const rules = (customValidate as Partial<RulesValidate> | undefined)?.rules;
+  return typeof rules === 'function' && rules(formData).length === 0;
+}
 
 /**
  * The validator of one form: RJSF validates against the schema it resolved for the current data, and
@@ -24,28 +42,21 @@ export const validator = customizeValidator({
  * (`boundNumbers`: what the server adds to each route's schema); everything else is the shared validator.
  */
 const rootValidators = new WeakMap<object, typeof validator>();
-/**
- * The form engine's own timings, for `npm run bench` (tests/bench/forms.ts): recorded only when the page
- * set `window.__formTimings` (the bench does, before the console loads); nothing is kept otherwise.
- */
-export function formTiming(kind: 'validate' | 'open', ms: number, what = ''): void {
-  const sink = (globalThis as { __formTimings?: { kind: string; ms: number; what: string }[] }).__formTimings;
-  if (sink && sink.length < 10_000) sink.push({ kind, ms, what });
-}
-
 export function validatorFor(root: object): typeof validator {
   let v = rootValidators.get(root);
   if (!v) {
     const bounded = boundNumbers(root);
+    let plain: ((data: unknown) => unknown) | undefined;
     v = new Proxy(validator, {
       get(target, prop) {
         if (prop === 'validateFormData')
-          return (formData: unknown, _resolved: unknown, ...rest: unknown[]) => {
-            const t0 = performance.now();
-            const result = (target.validateFormData as (...a: unknown[]) => unknown)(formData, bounded, ...rest);
-            formTiming('validate', performance.now() - t0);
-            return result;
-          };
+          return (formData: unknown, _resolved: unknown, customValidate?: unknown, ...rest: unknown[]) =>
+            timedValidation(
+              () =>
+                (target.validateFormData as (...a: unknown[]) => unknown)(formData, bounded, quietRules(customValidate, formData) ? undefined : customValidate, ...rest),
+              // for the bench's ratio: the same ajv's compiled validate of the same schema and data
+              () => (plain ??= target.ajv.compile(bounded))(formData),
+            );
         const value = Reflect.get(target, prop, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -26,6 +26,11 @@ function validator(s: object): ValidateFunction {
   return v;
 }
 
+/** The compiled schema alone (a plain ajv validate, for the bench's ratio: tests/bench/forms.ts). */
+export function edgeRuleSchemaValidator(): ValidateFunction {
+  return validator(schema);
+}
+
 /** The schema's errors of a rule. */
 export function edgeRuleSchemaErrors(value: unknown): FieldError[] {
   const v = validator(schema);
