@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, Callout, Classes, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
+import { Button, Callout, Classes, H4, HTMLSelect, HTMLTable, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { Tab, Tabs } from '../../common/Tabs';
 import { api, failureText } from '../../api/client';
 import { PageLinks } from '../orders/PageLinks';
@@ -58,6 +58,7 @@ export default function ResourcesPage() {
   const r = remain?.[kind];
   return (
     <div>
+      <H4>资源包</H4>
       <Tabs id="resource-kinds" className="resource-tabs" selectedTabId={kind} onChange={(k) => navigate(kindPath(k as ResourceKind))}>
         {RESOURCE_KINDS.map((k) => (
           <Tab key={k} id={k} title={RESOURCE_KIND_LABELS[k]} />
