@@ -47,6 +47,20 @@ export function validatorFor(root: object): typeof validator {
   if (!v) {
     const bounded = boundNumbers(root);
     let plain: ((data: unknown) => unknown) | undefined;
+    // ajv compiles the form's schema once; in the browser that happens while it is idle after the form
+    // shows, not on the first keystroke (10–12 ms for the origin and sub-account dialogs, tests/bench/forms.ts)
+    const idle = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => number }).requestIdleCallback;
+    idle?.(
+      () => {
+        try {
+          plain ??= validator.ajv.compile(bounded);
+        } catch {
+          // a schema that does not compile is RJSF's to report, on the first validation, as before
+          validator.ajv.removeSchema(bounded);
+        }
+      },
+      { timeout: 2000 },
+    );
     v = new Proxy(validator, {
       get(target, prop) {
         if (prop === 'validateFormData')
