@@ -16,9 +16,9 @@
  *  - while the listening connection is down (PostgreSQL restarted, network), the cache is empty and off.
  * The cache holds at most 10,000 sessions (the oldest go first) and never holds a missing or expired one.
  */
-import { EventEmitter } from 'node:events';
 import { type Kysely, type Migration, sql } from 'kysely';
 import type { SessionUser } from './session';
+import { NotifiedCache } from '../db/notified-cache';
 
 export const SESSION_CACHE_CHANNEL = 'session_cache';
 /** The columns of `users` a SessionUser is made of (src/server/accounts/session.ts): a change notifies. */
@@ -42,80 +42,13 @@ export const sessionCacheMigrations: Record<string, Migration> = {
   },
 };
 
-interface Entry {
-  user: SessionUser;
-  /** when the cache forgets it (ms) */
-  until: number;
-  /** when the session itself expires (ms) */
-  expires: number;
-}
-
-export class SessionCache extends EventEmitter {
-  private entries = new Map<string, Entry>();
-  private generation = 0;
-  private listening = false;
-  private quietUntil = 0;
-
-  constructor(
-    readonly ttlMs: number,
-    private readonly max = 10_000,
-    /** how long after a local change the cache answers nothing (ms) */
-    private readonly quietMs = 1000,
-  ) {
-    super();
-  }
-
-  /** Whether lookups may be answered from memory now. */
-  get answering(): boolean {
-    return this.ttlMs > 0 && this.listening && Date.now() >= this.quietUntil;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** The listening connection is up (true) or down (false: notifications may be missed). */
-  setListening(up: boolean): void {
-    this.listening = up;
-    this.clear('listener');
-  }
-
-  get(key: string): SessionUser | undefined {
-    if (!this.answering) return undefined;
-    const e = this.entries.get(key);
-    if (!e) return undefined;
-    const now = Date.now();
-    if (e.until <= now || e.expires <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return e.user;
-  }
-
-  /** The generation to hand back to `put` with what a lookup that starts now finds. */
-  begin(): number {
-    return this.generation;
-  }
-
-  put(key: string, user: SessionUser, expires: number, generation: number): void {
-    if (!this.answering || generation !== this.generation) return;
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { user, until: Math.min(Date.now() + this.ttlMs, expires), expires });
-  }
-
+/** The signed-in sessions, by the hash of their cookie (the lifetime, the notifications and the quiet time: ../db/notified-cache.ts). */
+export class SessionCache extends NotifiedCache<SessionUser> {
   /** A notification: `u<id>` drops that user's sessions and its sub-accounts'; anything else empties the cache. */
   notified(payload: string): void {
     const id = /^u(\d+)$/.exec(payload) ? Number(payload.slice(1)) : null;
     if (id === null) return this.clear('notification');
-    this.generation++;
-    for (const [key, e] of this.entries) if (e.user.id === id || e.user.parent_id === id) this.entries.delete(key);
-    this.emit('invalidated', 'notification', id);
-  }
-
-  /** This process sends a change to `sessions` or `users`: forget everything, answer from the database for a while. */
-  localWrite(): void {
-    this.quietUntil = Date.now() + this.quietMs;
-    this.clear('local');
+    this.drop((user) => user.id === id || user.parent_id === id, id);
   }
 
   /** Whether a statement this process sends changes what the cache holds (UPDATE or DELETE of sessions, or of users naming a session column). */
@@ -123,11 +56,5 @@ export class SessionCache extends EventEmitter {
     if (table === 'sessions') return true;
     if (table !== 'users') return false;
     return /^\s*delete/i.test(statement) || USER_COLUMNS.some((c) => statement.includes(c));
-  }
-
-  clear(why: string): void {
-    this.generation++;
-    this.entries.clear();
-    this.emit('invalidated', why, null);
   }
 }

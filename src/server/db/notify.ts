@@ -95,45 +95,90 @@ export function pgNotifications(connectionString: string, pool: PgPoolLike): Not
     }
     return (connect() as Promise<{ query: (...args: any[]) => any }>).then((client) => (wrap(client), client));
   }) as PgPoolLike['connect'];
+  const listener = sharedListener(connectionString);
   return {
     onWrite: (cb) => writes.add(cb),
-    async listen(channel, onPayload, state) {
+    listen: (channel, onPayload, state) => listener.add(channel, onPayload, state),
+  };
+}
+
+interface Subscriber {
+  channel: string;
+  onPayload: (payload: string) => void;
+  state: (up: boolean) => void;
+}
+
+/**
+ * PostgreSQL: every channel a process listens on shares ONE dedicated connection (the session cache and the
+ * bucket cache cost one connection, not two). While it is down every subscriber is told so, and it
+ * reconnects every second for as long as anyone listens; it ends when the last subscriber leaves.
+ */
+function sharedListener(connectionString: string) {
+  const subscribers = new Set<Subscriber>();
+  let client: any = null;
+  let opening: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  const channels = () => new Set([...subscribers].map((s) => s.channel));
+
+  const open = async (): Promise<void> => {
+    const pg = await import('pg');
+    const { Client } = (pg as any).default ?? pg;
+    const c = new Client({ connectionString });
+    c.on('error', () => undefined); // the 'end' that follows does the rest
+    c.on('notification', (m: { channel: string; payload?: string }) => {
+      for (const s of subscribers) if (s.channel === m.channel) s.onPayload(m.payload ?? '');
+    });
+    c.on('end', () => {
+      if (client !== c) return;
+      client = null;
+      for (const s of subscribers) s.state(false);
+      if (subscribers.size) retryLater();
+    });
+    await c.connect();
+    if (!subscribers.size) return void c.end().catch(() => undefined);
+    client = c; // a subscriber that comes now sends its own LISTEN on it
+    const up = [...subscribers];
+    for (const ch of new Set(up.map((s) => s.channel))) await c.query(`listen ${ch}`);
+    for (const s of up) if (subscribers.has(s)) s.state(true);
+  };
+  const connect = (): Promise<void> => {
+    opening ??= open().finally(() => (opening = null));
+    return opening;
+  };
+  const retryLater = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (subscribers.size && !client) void connect().catch(() => retryLater());
+    }, 1000);
+    timer.unref();
+  };
+
+  return {
+    async add(channel: string, onPayload: (payload: string) => void, state: (up: boolean) => void): Promise<() => Promise<void>> {
       checkChannel(channel);
-      const pg = await import('pg');
-      const { Client } = (pg as any).default ?? pg;
-      let client: any = null;
-      let closed = false;
-      let timer: NodeJS.Timeout | undefined;
-      const open = async () => {
-        const c = new Client({ connectionString });
-        c.on('error', () => undefined); // the 'end' that follows does the rest
-        c.on('notification', (m: { channel: string; payload?: string }) => {
-          if (m.channel === channel) onPayload(m.payload ?? '');
-        });
-        c.on('end', () => {
-          if (client !== c) return;
-          client = null;
-          state(false);
-          if (!closed) retryLater();
-        });
-        await c.connect();
-        await c.query(`listen ${channel}`);
-        if (closed) return void c.end().catch(() => undefined);
-        client = c;
-        state(true);
-      };
-      const retryLater = () => {
-        timer = setTimeout(() => void open().catch(() => !closed && retryLater()), 1000);
-        timer.unref();
-      };
-      await open().catch(() => retryLater());
+      const sub: Subscriber = { channel, onPayload, state };
+      subscribers.add(sub);
+      if (client) {
+        try {
+          await client.query(`listen ${channel}`);
+          state(true);
+        } catch {
+          // the connection is going: its 'end' reports it down and reconnects
+        }
+      } else {
+        await (opening ?? connect()).catch(() => retryLater());
+      }
       return async () => {
-        closed = true;
-        clearTimeout(timer);
-        const c = client;
-        client = null;
+        if (!subscribers.delete(sub)) return;
         state(false);
-        if (c) await c.end().catch(() => undefined);
+        if (!subscribers.size) {
+          clearTimeout(timer);
+          const c = client;
+          client = null;
+          if (c) await c.end().catch(() => undefined);
+        } else if (client && !channels().has(channel)) {
+          await client.query(`unlisten ${channel}`).catch(() => undefined);
+        }
       };
     },
   };
