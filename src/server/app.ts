@@ -20,6 +20,7 @@ import { registerPaymentProvider } from './billing/pay/provider';
 import { registerContentTypeCheck } from './http/content-type';
 import { registerValidation } from './http/validation';
 import { registerSessions } from './accounts/session';
+import { registerBucketCache } from './buckets/bucket-cache';
 import { accountRoutes } from './accounts/routes';
 import { childRoutes } from './accounts/children';
 import { logRoutes } from './accounts/oplog';
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOriginCheck(app);
   registerContentTypeCheck(app);
   registerSessions(app, db, { cacheMs: config.sessionCacheMs });
+  registerBucketCache(app, db, config.bucketCacheMs ?? 5000);
   registerAccessControl(app, db);
   registerAnswers(app, SECTION_ANSWERS); // each route's declared success answer (issue 23), before the collector sees the route
   const routeTable = collectRoutes(app); // before any route: the OpenAPI document is built from it

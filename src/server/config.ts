@@ -19,6 +19,8 @@ export interface ServerConfig {
   sessionTtl: number;
   /** How long a server process remembers a signed-in session (SESSION_CACHE_MS, default 5,000 ms; 0: not at all). docs/performance.md */
   sessionCacheMs?: number;
+  /** How long a server process remembers a service's row by name (BUCKET_CACHE_MS, default 5,000 ms; 0: not at all). docs/performance.md */
+  bucketCacheMs?: number;
   /**
    * PGlite only: how long a request waits for the single database connection (DB_WAIT_MS, default 2,000 ms)
    * and how many may wait at once (DB_QUEUE_MAX, default 200); beyond either the answer is 503. docs/operations.md
@@ -128,6 +130,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     seedDemo,
     sessionTtl: Number(env.SESSION_TTL ?? 7 * 24 * 3600),
     sessionCacheMs: Number(env.SESSION_CACHE_MS ?? 5000),
+    bucketCacheMs: Number(env.BUCKET_CACHE_MS ?? 5000),
     dbQueue: { waitMs: Number(env.DB_WAIT_MS ?? 2000), maxWaiting: Number(env.DB_QUEUE_MAX ?? 200) },
     secureCookies: flag(env.SECURE_COOKIES, false),
     logSms: flag(env.LOG_SMS, true),

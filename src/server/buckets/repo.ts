@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db';
 import type { Database } from '../db/schema';
 import { prepare } from '../db/prepared';
+import { BUCKET_COLUMNS, bucketCacheOf } from './bucket-cache';
 import { grantedKind, grantedOnly, maySeeKind, visibleKinds } from '../../shared/permissions';
 import type { BucketInfo } from '../../shared/buckets';
 import { SERVICE_KINDS, type ServiceKind } from '../../shared/services';
@@ -49,13 +50,26 @@ export function bucketInfo(b: BucketRow, domains?: { domain: string; cname: stri
  * scope (spec 000 §2.5, §6: the bucket lists decide which services it may open and configure).
  */
 /** A bucket by name (compiled once: the settings path runs it on every request). */
-const bucketByName = prepare<BucketRow, [string]>('bucket_by_name', 1, (db, name) => db.selectFrom('buckets').selectAll().where('name', '=', name));
+const bucketByName = prepare<BucketRow, [string]>('bucket_by_name', 1, (db, name) => db.selectFrom('buckets').select(BUCKET_COLUMNS).where('name', '=', name));
+
+/** A bucket by name from the DB's bucket cache (./bucket-cache.ts), or the database (and then cached); frozen. */
+async function bucketNamed(db: DB, name: string): Promise<BucketRow | undefined> {
+  const cache = bucketCacheOf(db);
+  const cached = cache?.get(name);
+  if (cached) return cached;
+  const generation = cache?.begin() ?? 0;
+  const [b] = await bucketByName(db, name);
+  if (!b) return undefined;
+  Object.freeze(b);
+  cache?.put(name, b, Infinity, generation);
+  return b;
+}
 
 export async function bucketForUser(db: DB, user: SessionUser, name: string): Promise<BucketRow> {
-  const [b] = await bucketByName(db, name);
+  const b = await bucketNamed(db, name);
   if (!b || b.owner_id !== user.account_id) throw new ApiError(21905, 404);
-  if (!(await childReaches(db, user, b as BucketRow))) throw new ApiError(21905, 404);
-  return b as BucketRow;
+  if (!(await childReaches(db, user, b))) throw new ApiError(21905, 404);
+  return b;
 }
 
 /** Whether a user reaches one of its account's buckets (always, for a main account). */

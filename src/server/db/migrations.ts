@@ -21,6 +21,7 @@ import { edgeMigrations } from '../edge/migrations';
 import { purgeMigrations } from '../purge/migrations';
 import { edgeTrafficMigrations } from '../edge/traffic-migrations';
 import { sessionCacheMigrations } from '../accounts/session-cache';
+import { bucketCacheMigrations } from '../buckets/bucket-cache';
 
 const migrations: Record<string, Migration> = {
   '0001_accounts_and_services': {
@@ -365,6 +366,7 @@ const sectionMigrations: Record<string, Migration>[] = [
   purgeMigrations,
   edgeTrafficMigrations,
   sessionCacheMigrations,
+  bucketCacheMigrations,
 ];
 
 /** What the migrations are: their names and code (a snapshot of a migrated database is valid for exactly these). */
