@@ -1,4 +1,5 @@
 import type Ajv from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type { SettingMeta, SummaryRule } from './types';
 
 /**
@@ -7,13 +8,30 @@ import type { SettingMeta, SummaryRule } from './types';
  */
 export function summaryOf(ajv: Ajv, meta: SettingMeta, value: unknown, related: Record<string, unknown> = {}): SummaryRule | undefined {
   const subject = value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as object), ...Object.fromEntries(Object.entries(related).map(([k, v]) => [`$${k}`, v])) } : value;
+  const tests = testsOf(ajv, meta);
   for (const [i, rule] of meta.summary.entries()) {
     if (!rule.when) return rule;
-    const key = `summary:${meta.id}:${i}`;
-    const validate = ajv.getSchema(key) ?? (ajv.addSchema(rule.when, key), ajv.getSchema(key)!);
-    if (validate(subject)) return rule;
+    if (tests[i]!(subject)) return rule;
   }
   return undefined;
+}
+
+/** Each rule's compiled `when`, looked up once per declaration and ajv (not per call: the server answers a summary with every settings read). */
+const compiled = new WeakMap<Ajv, WeakMap<SettingMeta, (ValidateFunction | null)[]>>();
+
+function testsOf(ajv: Ajv, meta: SettingMeta): (ValidateFunction | null)[] {
+  let byMeta = compiled.get(ajv);
+  if (!byMeta) compiled.set(ajv, (byMeta = new WeakMap()));
+  let tests = byMeta.get(meta);
+  if (!tests) {
+    tests = meta.summary.map((rule, i) => {
+      if (!rule.when) return null;
+      const key = `summary:${meta.id}:${i}`;
+      return ajv.getSchema(key) ?? (ajv.addSchema(rule.when, key), ajv.getSchema(key)!);
+    });
+    byMeta.set(meta, tests);
+  }
+  return tests;
 }
 
 /** The help paragraphs for a kind of service. */

@@ -75,9 +75,12 @@ it('refuses live setting changes while the configuration is suspended (23802), s
   await setSuspended('demo-class', true);
   try {
     expect((await c.get('/api/buckets/live/info/?bucket_name=demo-class')).json().data).toMatchObject({ suspended: true, suspended_reason: '内容违规' });
+    const logs = () => s.db.selectFrom('operation_logs').select('id').where('target', '=', 'demo-class/live_apps').execute();
+    const logged = (await logs()).length;
     const res = await c.post('/api/settings/live_apps/', { bucket_name: 'demo-class', apps: ['live', 'class'] });
     expect([res.statusCode, res.json().error_code]).toEqual([403, 23802]);
     expect((await c.get('/api/settings/live_apps/?bucket_name=demo-class')).json().data.apps).toEqual(['live']);
+    expect((await logs()).length).toBe(logged); // nothing stored, not even the log row
     // another live service is not affected
     expect((await c.post('/api/settings/live_apps/', { bucket_name: 'demo-live', apps: ['live', 'class'] })).json().result).toBe(true);
   } finally {

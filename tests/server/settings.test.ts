@@ -117,6 +117,29 @@ describe('settings API', () => {
     const rows = await s.db.selectFrom('operation_logs').select(['action', 'target']).where('target', '=', 'demo-www/compression').execute();
     expect(rows.length).toBeGreaterThan(0);
   });
+
+  it("the log entry names who, from where and the stored value (written by the save's own statement)", async () => {
+    const c = await new Client(s.app).signIn('demo');
+    expect((await c.post('/api/settings/compression/', { bucket_name: 'demo-www', status: 'enable', gzip: { disable: false, level: 4 }, br: { disable: true, level: 1 } })).json().result).toBe(true);
+    const demo = await s.db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const www = await s.db.selectFrom('buckets').select('id').where('name', '=', 'demo-www').executeTakeFirstOrThrow();
+    const stored = await s.db.selectFrom('service_settings').select(['value', 'updated_by']).where('bucket_id', '=', www.id).where('setting_id', '=', 'compression').executeTakeFirstOrThrow();
+    const row = await s.db.selectFrom('operation_logs').selectAll().where('target', '=', 'demo-www/compression').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ account_id: demo.id, user_id: demo.id, username: 'demo', action: 'setting.update', ip: '127.0.0.1' });
+    expect(row.detail).toEqual({ value: stored.value });
+    expect(stored).toMatchObject({ updated_by: demo.id, value: { gzip: { level: 4 } } });
+  });
+
+  it('a save whose log row cannot be written stores nothing (one statement, one transaction)', async () => {
+    const { saveSetting } = await import('../../src/server/settings/repo');
+    const www = await s.db.selectFrom('buckets').select('id').where('name', '=', 'demo-www').executeTakeFirstOrThrow();
+    const read = () => s.db.selectFrom('service_settings').select('value').where('bucket_id', '=', www.id).where('setting_id', '=', 'compression').executeTakeFirstOrThrow();
+    const before = await read();
+    // an account that does not exist: the log row's reference to users fails, and with it the whole statement
+    const nobody = { account_id: 2_000_000_000, id: 2_000_000_000, username: 'nobody' };
+    await expect(saveSetting(s.db, www.id, 'compression', { ...(before.value as object), status: 'disable' }, nobody, '127.0.0.1', { action: 'setting.update', target: 'demo-www/compression' })).rejects.toThrow();
+    expect(await read()).toEqual(before);
+  });
 });
 
 describe('housekeeping', () => {

@@ -37,7 +37,15 @@ export function prepare<R, P extends unknown[]>(name: string, arity: P['length']
   if (compiled.parameters.length !== arity || compiled.parameters.some((p, i) => p !== markers[i])) {
     throw new Error(`prepared query ${name}: its parameters are not the markers in order (${JSON.stringify(compiled.parameters)})`);
   }
-  if ([...names.values()].includes(`cdn_${name}`) && names.get(compiled.sql) !== `cdn_${name}`) throw new Error(`prepared query ${name} is declared twice`);
-  names.set(compiled.sql, `cdn_${name}`);
-  return async (db, ...params) => (await db.executeQuery(CompiledQuery.raw(compiled.sql, params) as CompiledQuery<R>)).rows;
+  return prepareSql<R, P>(name, compiled.sql);
+}
+
+/**
+ * The same for a statement written as SQL text (`$1`, `$2`, … in it): what the query builder does not build
+ * in one statement, such as a change and its operation-log row (src/server/accounts/oplog.ts).
+ */
+export function prepareSql<R, P extends unknown[]>(name: string, text: string): (db: Executor, ...params: P) => Promise<R[]> {
+  if ([...names.values()].includes(`cdn_${name}`) && names.get(text) !== `cdn_${name}`) throw new Error(`prepared query ${name} is declared twice`);
+  names.set(text, `cdn_${name}`);
+  return async (db, ...params) => (await db.executeQuery(CompiledQuery.raw(text, params) as CompiledQuery<R>)).rows;
 }

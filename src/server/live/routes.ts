@@ -10,7 +10,7 @@
  * A live service without its live configuration (or a bucket that is not live) answers 23801, which
  * the console reads as "config does not exist". While a live service's configuration is suspended,
  * every setting write of that service is refused with 23802 (the console shows the suspended-config
- * modal and locks the panels).
+ * modal and locks the panels): the save's own statement reads the suspension (src/server/settings/repo.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
@@ -43,20 +43,6 @@ export function liveRoutes(app: FastifyInstance, db: DB): void {
   app.get('/api/buckets/live/info/', { config: { access: 'user', bucket: 'query' }, schema }, handler);
   app.get('/api/srs/info/', { config: { access: 'user', bucket: 'query' }, schema }, handler);
 
-  // a suspended live configuration cannot be changed (runs after the access hook resolved the bucket)
-  app.addHook('preHandler', async (req) => {
-    if (req.method !== 'POST') return;
-    const url = req.url.split('?')[0];
-    if (!url.startsWith('/api/settings/')) return;
-    const name = (req.body as { bucket_name?: unknown } | undefined)?.bucket_name;
-    if (typeof name !== 'string' || !req.user) return;
-    const row = await db
-      .selectFrom('live_services')
-      .innerJoin('buckets', 'buckets.id', 'live_services.bucket_id')
-      .select('live_services.suspended')
-      .where('buckets.name', '=', name)
-      .where('buckets.owner_id', '=', req.user.account_id)
-      .executeTakeFirst();
-    if (row?.suspended) throw new ApiError(23802, 403);
-  });
+  // a suspended live configuration cannot be changed: the settings save refuses it with 23802 in the
+  // statement that writes (src/server/settings/repo.ts saveSetting)
 }

@@ -8,7 +8,8 @@
  *   POST /api/settings/{id}/  { bucket_name, …payload } → data: the stored value
  *
  * A write is refused for key customers (21210), for a kind whose value is fixed (21207), when the
- * schema refuses it (20001 with the field errors) and when a rule between settings refuses it (its code).
+ * schema refuses it (20001 with the field errors), when a rule between settings refuses it (its code) and
+ * while a live service's configuration is suspended (23802, checked in the statement that writes).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
@@ -21,9 +22,8 @@ import type { SessionUser } from '../accounts/session';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok, okResponse } from '../http/envelope';
 import { bucketForUser, type BucketRow } from '../buckets/repo';
-import { readSetting, writeSetting } from './repo';
+import { readSetting, saveSetting } from './repo';
 import { settingReadAnswer, settingSerializers, settingWriteAnswer } from './answer';
-import { writeLogAs } from '../accounts/oplog';
 
 const bucketNameProp = { type: 'string', minLength: 1, errorMessage: { type: '请填写服务名称', minLength: '请填写服务名称' } };
 
@@ -127,10 +127,9 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     const payload = registry.unalias(id, written);
     const result = await registry.validate(id, payload, contextFor(user, bucket, id));
     if (!result.ok) throw new ApiError(result.errors.find((e) => e.code)?.code ?? VALIDATION_ERROR, 400, result.errors);
-    await db.transaction().execute(async (trx) => {
-      await writeSetting(trx, bucket.id, id, result.value, user.id);
-      await writeLogAs(trx, user, ip, { action: 'setting.update', target: `${bucket.name}/${id}`, detail: { value: result.value } });
-    });
+    // the value and its log row in one statement; a suspended live configuration stores nothing (23802)
+    const saved = await saveSetting(db, bucket.id, id, result.value, user, ip, { action: 'setting.update', target: `${bucket.name}/${id}`, detail: { value: result.value } });
+    if (!saved) throw new ApiError(23802, 403);
     const summary = await summaryOf(bucket, id, result.value);
     reply.serializer(serializers.write(registry.get(id)!));
     return ok(result.value, { summary });
