@@ -102,6 +102,14 @@ describe('bills from stored usage', () => {
     const d2 = (await twofa.get(`/api/bill/?id=20260302D${a.id}`)).json().data;
     expect(d2.original).toBe(0);
     expect(d2.detail.used.cdn).toMatchObject({ charged: false, total: 0, note: '按月结算，费用见月账单', used: { bandwidth: 274 } });
+    // the list's bandwidth per service type (the database reads it out of the detail) is the detail's
+    const fromDetail = Object.fromEntries(Object.entries(d2.detail.used as Record<string, { used?: { bandwidth?: unknown } }>).filter(([, sb]) => typeof sb?.used?.bandwidth === 'number').map(([t, sb]) => [t, sb.used!.bandwidth]));
+    expect(res.data[1].bandwidth).toEqual(fromDetail);
+    expect(res.data[1].bandwidth.cdn).toBe(274);
+    // a page past the end is empty and still tells the total
+    const past = (await twofa.get(`/api/bills/?type=DAY_BILL&start_time=${MAR1}&end_time=${MAR1 + 31 * 86400}&limit=31&page=2`)).json();
+    expect(past.data).toEqual([]);
+    expect(past.pager).toEqual({ page: 2, limit: 31, total: 31 });
   });
 
   it('warned once through the message centre and SMS when the balance fell below the threshold', async () => {
