@@ -13,11 +13,29 @@
  */
 import { useState } from 'react';
 import { Checkbox, FileInput, HTMLSelect, Intent, NumericInput, Radio, RadioGroup, Switch, TextArea } from '@blueprintjs/core';
-import type { RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
+import type { EnumOptionsType, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 import { enumOptionsDeselectValue, enumOptionsIsSelected, enumOptionsSelectValue } from '@rjsf/utils';
 import { BucketPickerWidget } from './BucketPicker';
 import { BucketListWidget } from './BucketList';
 import { shownErrors } from './templates';
+
+/**
+ * The enum's options with their Chinese labels. RJSF 6 reads only `ui:enumNames`; a declaration that
+ * names its values beside the enum in the schema (`enumNames`: third_backup, work_order, monitor_task,
+ * purge_url) would show the raw values (bandwidth, gt, 0 …) without this. `ui:enumNames` wins.
+ */
+export function enumOptionsOf(props: Pick<WidgetProps, 'options' | 'schema'>): EnumOptionsType[] {
+  const list = (props.options.enumOptions ?? []) as EnumOptionsType[];
+  if (props.options.enumNames) return list;
+  const own = props.schema as { enum?: unknown[]; enumNames?: unknown; items?: { enum?: unknown[]; enumNames?: unknown } };
+  const source = own.enum ? own : own.items;
+  const names = source?.enumNames;
+  if (!source?.enum || !Array.isArray(names)) return list;
+  return list.map((o) => {
+    const name = names[source.enum!.findIndex((v) => v === o.value)];
+    return typeof name === 'string' && name ? { ...o, label: name } : o;
+  });
+}
 
 function SwitchWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, label, schema, uiSchema } = props;
@@ -49,7 +67,7 @@ function CheckboxWidget(props: WidgetProps) {
 
 function CheckboxesWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options } = props;
-  const enumOptions = options.enumOptions ?? [];
+  const enumOptions = enumOptionsOf(props);
   const values = Array.isArray(value) ? value : [];
   return (
     <div id={id} className={`bp-rjsf-checkboxes ${options.inline ? 'inline' : ''}`}>
@@ -72,7 +90,7 @@ function CheckboxesWidget(props: WidgetProps) {
 
 function RadioWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, label } = props;
-  const enumOptions = options.enumOptions ?? [];
+  const enumOptions = enumOptionsOf(props);
   // ui:enumDisabled (or ui:options.enumDisabled): options shown but not choosable
   const enumDisabled = (options.enumDisabled as unknown[] | undefined) ?? [];
   return (
@@ -93,7 +111,7 @@ function RadioWidget(props: WidgetProps) {
 
 function SelectWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, options, placeholder } = props;
-  const enumOptions = options.enumOptions ?? [];
+  const enumOptions = enumOptionsOf(props);
   const index = enumOptions.findIndex((o) => o.value === value);
   return (
     <HTMLSelect id={id} value={index < 0 ? '' : String(index)} disabled={disabled || readonly} onChange={(e) => onChange(e.target.value === '' ? undefined : enumOptions[Number(e.target.value)].value)}>
