@@ -29,7 +29,9 @@ export async function keysetPage<T extends { id: number }>(
   if (items.length) {
     const first = items[0].id;
     const last = items[items.length - 1].id;
-    if (backwards ? more : await exists(backward, first)) pager.since = first;
+    // the first page (no cursor) starts at the list's end: nothing lies before it, no need to ask
+    const fromStart = since === undefined && max === undefined;
+    if (backwards ? more : !fromStart && (await exists(backward, first))) pager.since = first;
     if (backwards ? await exists(forward, last) : more) pager.max = last;
   } else if (backwards) {
     const resume = order === 'asc' ? since! - 1 : since! + 1;
