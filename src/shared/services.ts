@@ -80,6 +80,21 @@ export const KINDS: Record<ServiceKind, KindInfo> = {
 /** Live tabs hidden for bucket ids above this value (spec 002 §2). */
 export const LIVE_TABS_HIDDEN_ABOVE_BUCKET_ID = 1796095;
 
+/** Words joined as Chinese text is set: a space only where Latin letters or digits meet Chinese. */
+function joinWords(...parts: string[]): string {
+  return parts.reduce((text, part) => (text && /[A-Za-z0-9]$/.test(text) !== /^[A-Za-z0-9]/.test(part) ? `${text} ${part}` : text + part), '');
+}
+
+/** A kind's list title: 云存储服务列表, CDN 服务列表, 融合 CDN 服务列表. */
+export function listTitle(kind: ServiceKind): string {
+  return joinWords(KINDS[kind].title, '服务列表');
+}
+
+/** The service page's way back to its list: 返回云存储服务列表, 返回 CDN 服务列表. */
+export function backToListText(kind: ServiceKind): string {
+  return joinWords('返回', listTitle(kind));
+}
+
 /** The tab name for a kind and family: domains + Cdn → domainsCdn; live's domains tab is domainLive. */
 export function tabName(kind: ServiceKind, family: TabFamily): string {
   if (kind === 'live' && family === 'domains') return 'domainLive';

@@ -11,7 +11,7 @@ import { EventOnOpen, recordEvent, recordUsage } from '../api/events';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { CreateServiceButton } from './CreateServiceDialog';
 import { CREATE_PERMISSION, mayUse } from '../../shared/permissions';
-import { kindBySection, KINDS, SEARCH_DEBOUNCE_MS, SERVICE_LIST_PAGE_SIZE, tabName } from '../../shared/services';
+import { kindBySection, KINDS, listTitle, SEARCH_DEBOUNCE_MS, SERVICE_LIST_PAGE_SIZE, tabName } from '../../shared/services';
 import type { BucketInfo, CursorPager } from '../../shared/buckets';
 import { CursorPagerButtons } from '../../../renderers/CursorPager';
 import { formatAt } from '../../shared/format';
@@ -76,13 +76,14 @@ export default function ServiceListPage() {
 
   if (!info) return <Navigate to="/dashboard/" replace />;
   const firstTab = tabName(info.kind, KINDS[info.kind].tabs[0]);
+  const mayCreate = session.status === 'signedIn' && mayUse(session.user, [CREATE_PERMISSION[info.kind]]);
 
   return (
     <div className="service-list">
       <div className="page-head">
-        <H3>{info.title} 服务列表</H3>
+        <H3>{listTitle(info.kind)}</H3>
         <InputGroup leftIcon="search" placeholder="请输入服务名称" value={search} onChange={(e) => setSearch(e.target.value)} className="service-search" aria-label="搜索服务" />
-        {session.status === 'signedIn' && mayUse(session.user, [CREATE_PERMISSION[info.kind]]) && (
+        {mayCreate && session.status === 'signedIn' && (
           <CreateServiceButton
             kind={info.kind}
             user={session.user}
@@ -96,7 +97,11 @@ export default function ServiceListPage() {
         <Spinner />
       ) : rows.length === 0 ? (
         <>
-          <NonIdealState icon="search" title={term ? '没有找到匹配的服务' : '暂无服务'} description={term ? `没有名称包含“${term}”的服务` : undefined} />
+          <NonIdealState
+            icon={term ? 'search' : 'cloud'}
+            title={term ? '没有找到匹配的服务' : '暂无服务'}
+            description={term ? `没有名称包含“${term}”的服务` : mayCreate ? '点击右上角的“创建服务”创建第一个服务，创建后即可绑定域名、配置回源与缓存。' : undefined}
+          />
           {!term && info?.kind === 'scdn' && <EventOnOpen family="buried" name="scdn_intro" />}
         </>
       ) : (
@@ -133,7 +138,8 @@ export default function ServiceListPage() {
           </tbody>
         </HTMLTable>
       )}
-      <CursorPagerButtons pager={pager} onCursor={setCursor} />
+      {/* no arrows under an empty first page */}
+      {!(rows?.length === 0 && pager.since === null && pager.max === null) && <CursorPagerButtons pager={pager} onCursor={setCursor} />}
     </div>
   );
 }

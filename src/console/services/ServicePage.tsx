@@ -14,7 +14,7 @@ import { notify } from '../common/toaster';
 import { businessTypeAtom, sessionAtom } from '../state';
 import { errorText } from '../../shared/errors';
 import { formatSize } from '../../shared/format';
-import { KINDS, parseTab, tabName, tabsFor, TAB_LABELS } from '../../shared/services';
+import { backToListText, KINDS, parseTab, tabName, tabsFor, TAB_LABELS } from '../../shared/services';
 import type { BucketInfo } from '../../shared/buckets';
 import { registry } from '../../../renderers/declarations';
 import { SettingPanel } from '../../../renderers/SettingPanel';
@@ -112,7 +112,7 @@ export default function ServicePage() {
   return (
     <div className="service-page">
       <Link to={`/services/${kind.section}/`} className="back-link">
-        <Icon icon="arrow-left" size={12} /> 返回{kind.title}服务列表
+        <Icon icon="arrow-left" size={12} /> {backToListText(bucket.kind)}
       </Link>
       <div className="page-head">
         {/* the service dropdown and the remark editor are the main account's (spec 000 §2.11; docs/service-tabs.md) */}
