@@ -7,7 +7,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H5, HTMLSelect, HTMLTable, Spinner, Switch, Tag } from '@blueprintjs/core';
 import { Link } from 'react-router-dom';
+import { useAtomValue } from 'jotai';
 import { api, failureText } from '../api/client';
+import { sessionAtom } from '../state';
+import { mayUse } from '../../shared/permissions';
 import { notify } from '../common/toaster';
 import type { CertificateInfo } from '../../shared/certificates';
 
@@ -30,7 +33,24 @@ function GmConfirm({ isOpen, onCancel, onConfirm }: { isOpen: boolean; onCancel(
   );
 }
 
-export function DomainHttpsPanel({ bucketName, locked }: { bucketName: string; locked?: string }) {
+/** The panel, or for a sub-account without the SSL certificate permission a sentence saying so. */
+export function DomainHttpsPanel(props: { bucketName: string; locked?: string }) {
+  const session = useAtomValue(sessionAtom);
+  // the calls need the https permission (403 for a sub-account without it): not asked, said plainly
+  if (session.status === 'signedIn' && !mayUse(session.user, ['https'])) {
+    return (
+      <Card className="setting-panel domain-https-panel" data-panel="domain-https">
+        <div className="setting-panel-head">
+          <H5 className="setting-panel-title">域名 HTTPS</H5>
+        </div>
+        <p className="muted">域名 HTTPS 与证书需要 SSL 证书权限，请联系主账号授权。</p>
+      </Card>
+    );
+  }
+  return <DomainHttpsTable {...props} />;
+}
+
+function DomainHttpsTable({ bucketName, locked }: { bucketName: string; locked?: string }) {
   const [rows, setRows] = useState<DomainHttps[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [managing, setManaging] = useState<DomainHttps | null>(null);
@@ -78,7 +98,7 @@ export function DomainHttpsPanel({ bucketName, locked }: { bucketName: string; l
       </div>
       {failure && <Callout intent="danger">{failure}</Callout>}
       {rows === null ? (
-        <Spinner size={20} />
+        !failure && <Spinner size={20} />
       ) : rows.length === 0 ? (
         <p className="muted">该服务还没有绑定域名。</p>
       ) : (
