@@ -5,16 +5,24 @@ import { Button, Callout, Card, FormGroup, H4, HTMLSelect, InputGroup, NumericIn
 import { api, ApiFailure, failureText } from '../../api/client';
 import { notify } from '../../common/toaster';
 import type { FieldError } from '../../../shared/errors';
-import { INVOICE_AMOUNT_TEXT, hasAtMostTwoDecimals } from '../../../shared/billing-money';
+import { INVOICE_AMOUNT_TEXT, hasAtMostTwoDecimals, type InvoiceConsume } from '../../../shared/billing-money';
 import { formatMoney } from '../../../shared/format';
 
 export default function CreateInvoicingPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  // from the invoicing list's 申请开票 (?total=); opened directly there is nothing to bound the amount by
+  // from the invoicing list's 申请开票 (?total=); opened directly, the amount available is asked for
   // (Blueprint's NumericInput throws on max < min, which took the whole page down)
-  const available = Number(params.get('total')) || 0;
+  const given = params.get('total');
+  const [available, setAvailable] = useState(Number(given) || 0);
   const [amount, setAmount] = useState(available);
+  useEffect(() => {
+    if (given !== null) return;
+    void api
+      .get<{ data: InvoiceConsume }>('/api/account/invoice/consume/')
+      .then((r) => (setAvailable(r.data.available), setAmount(r.data.available)))
+      .catch(() => undefined);
+  }, [given]);
   const [infos, setInfos] = useState<{ info_id: number; title: string }[]>([]);
   const [addresses, setAddresses] = useState<{ address_id: number; recipient: string; address: string }[]>([]);
   const [infoId, setInfoId] = useState(0);
@@ -28,7 +36,9 @@ export default function CreateInvoicingPage() {
   }, []);
   // the server's rule and text (PUT /api/account/invoice): more than 0, at most 2 decimals
   const amountOk = amount > 0 && hasAtMostTwoDecimals(amount);
-  const err = (p: string) => errors.find((e) => e.path === p)?.message ?? (p === '/amount' && !amountOk ? INVOICE_AMOUNT_TEXT : undefined);
+  // nothing to invoice: said plainly, not as an error about the amount the user has not typed
+  const none = available < 0.01;
+  const err = (p: string) => errors.find((e) => e.path === p)?.message ?? (p === '/amount' && !amountOk && !none ? INVOICE_AMOUNT_TEXT : undefined);
   async function submit() {
     setMessage('');
     try {
@@ -45,14 +55,14 @@ export default function CreateInvoicingPage() {
       <H4>申请开票</H4>
       <Card>
         {message && <Callout intent="danger">{message}</Callout>}
-        <FormGroup label="开票金额（元）" helperText={err('/amount') ?? `最多可开票 ${formatMoney(available)} 元`} intent={err('/amount') ? 'danger' : 'none'}>
-          <NumericInput aria-label="开票金额" min={0.01} max={available >= 0.01 ? available : undefined} minorStepSize={0.01} value={amount} onValueChange={setAmount} />
+        <FormGroup label="开票金额（元）" helperText={err('/amount') ?? (none ? '暂无可开票金额' : `最多可开票 ${formatMoney(available)} 元`)} intent={err('/amount') ? 'danger' : 'none'}>
+          <NumericInput aria-label="开票金额" disabled={none} min={none ? undefined : 0.01} max={none ? undefined : available} minorStepSize={0.01} value={amount} onValueChange={setAmount} />
         </FormGroup>
         <FormGroup label="发票抬头" helperText={infos.length ? err('/info_id') : <Link to="/billing/invoicing/">请先添加发票抬头</Link>} intent={err('/info_id') ? 'danger' : 'none'}>
-          <HTMLSelect aria-label="发票抬头" value={infoId} onChange={(e) => setInfoId(Number(e.target.value))} options={infos.map((i) => ({ value: i.info_id, label: i.title }))} />
+          <HTMLSelect aria-label="发票抬头" value={infoId} disabled={!infos.length} onChange={(e) => setInfoId(Number(e.target.value))} options={infos.length ? infos.map((i) => ({ value: i.info_id, label: i.title })) : [{ value: 0, label: '暂无发票抬头' }]} />
         </FormGroup>
         <FormGroup label="收件地址" helperText={addresses.length ? err('/address_id') : <Link to="/billing/invoicing/">请先添加收件地址</Link>} intent={err('/address_id') ? 'danger' : 'none'}>
-          <HTMLSelect aria-label="收件地址" value={addressId} onChange={(e) => setAddressId(Number(e.target.value))} options={addresses.map((a) => ({ value: a.address_id, label: `${a.recipient} ${a.address}` }))} />
+          <HTMLSelect aria-label="收件地址" value={addressId} disabled={!addresses.length} onChange={(e) => setAddressId(Number(e.target.value))} options={addresses.length ? addresses.map((a) => ({ value: a.address_id, label: `${a.recipient} ${a.address}` })) : [{ value: 0, label: '暂无收件地址' }]} />
         </FormGroup>
         <FormGroup label="备注">
           <InputGroup aria-label="备注" maxLength={200} value={remark} onChange={(e) => setRemark(e.target.value)} />
