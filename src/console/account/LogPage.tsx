@@ -55,7 +55,7 @@ export default function LogPage() {
       {rows === null ? (
         <Spinner />
       ) : rows.length === 0 ? (
-        <NonIdealState className="subaccount-empty" icon="history" title="暂无操作记录" />
+        <NonIdealState className="subaccount-empty" icon="history" title="暂无操作记录" description="修改服务配置、账号或子账号后，这里会记录操作人、时间和内容。" />
       ) : (
         <HTMLTable className="log-table" striped>
           <thead>

@@ -154,20 +154,27 @@ function BoardBlocks({ board }: { board: Board }) {
           <span>带宽峰值 {formatBandwidth(Math.max(...bandwidth))}</span>
           <Link to="/stats/">查看统计分析</Link>
         </div>
-        <TrendChart
-          testId="dashboard-chart"
-          height={220}
-          times={times}
-          granularity={3600}
-          leftUnit={bw.label}
-          rightUnit={by.label}
-          leftMax={axisMax(inUnit(Math.max(...bandwidth), bw))}
-          rightMax={axisMax(inUnit(Math.max(...traffic), by))}
-          series={[
-            { key: 'bandwidth', label: '带宽', color: '#2d72d2', area: true, values: bandwidth.map((v) => inUnit(v, bw)), format: (v) => `${v} ${bw.label}` },
-            { key: 'traffic', label: '流量', color: '#29a634', axis: 'right', values: traffic.map((v) => inUnit(v, by)), format: (v) => `${v} ${by.label}` },
-          ]}
-        />
+        {/* a new account's flat line at zero says nothing: a sentence instead */}
+        {total === 0 && Math.max(...bandwidth) === 0 ? (
+          <p className="dashboard-traffic-none" data-testid="dashboard-traffic-none">
+            最近 24 小时没有流量。服务绑定域名并将域名的 CNAME 指向加速地址后，这里会显示带宽与流量。
+          </p>
+        ) : (
+          <TrendChart
+            testId="dashboard-chart"
+            height={220}
+            times={times}
+            granularity={3600}
+            leftUnit={bw.label}
+            rightUnit={by.label}
+            leftMax={axisMax(inUnit(Math.max(...bandwidth), bw))}
+            rightMax={axisMax(inUnit(Math.max(...traffic), by))}
+            series={[
+              { key: 'bandwidth', label: '带宽', color: '#2d72d2', area: true, values: bandwidth.map((v) => inUnit(v, bw)), format: (v) => `${v} ${bw.label}` },
+              { key: 'traffic', label: '流量', color: '#29a634', axis: 'right', values: traffic.map((v) => inUnit(v, by)), format: (v) => `${v} ${by.label}` },
+            ]}
+          />
+        )}
       </Card>
       <div className="dashboard-cards dashboard-lists">
         <Card className="dashboard-messages">

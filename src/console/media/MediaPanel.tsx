@@ -118,7 +118,7 @@ export default function MediaPanel({ bucketName, locked }: { bucketName: string;
         </div>
         {failure && <Callout intent="danger">{failure}</Callout>}
         {!tasks && !failure && <Spinner size={24} />}
-        {tasks && tasks.length === 0 && <NonIdealState icon="video" title="还没有媒体处理任务" />}
+        {tasks && tasks.length === 0 && <NonIdealState icon="video" title="还没有媒体处理任务" description="在上方提交任务后，这里显示它的进度和结果。" />}
         {tasks && tasks.length > 0 && (
           <HTMLTable className="media-task-table" striped compact>
             <thead>
@@ -152,10 +152,13 @@ export default function MediaPanel({ bucketName, locked }: { bucketName: string;
             </tbody>
           </HTMLTable>
         )}
-        <div className="media-pager">
-          <Button icon="chevron-left" text="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
-          <Button rightIcon="chevron-right" text="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
-        </div>
+        {/* no arrows under an empty first page */}
+        {!(tasks && tasks.length === 0 && pager.since === null && pager.max === null) && (
+          <div className="media-pager">
+            <Button icon="chevron-left" text="上一页" disabled={pager.since === null} onClick={() => setCursor({ since: pager.since! })} />
+            <Button rightIcon="chevron-right" text="下一页" disabled={pager.max === null} onClick={() => setCursor({ max: pager.max! })} />
+          </div>
+        )}
       </div>
     </div>
   );

@@ -106,7 +106,7 @@ export default function MessagePage() {
       {!rows ? (
         <Spinner aria-label="加载中" />
       ) : rows.length === 0 ? (
-        <NonIdealState className="subaccount-empty" icon="inbox" title={MESSAGE_TEXTS.empty} />
+        <NonIdealState className="subaccount-empty" icon="inbox" title={MESSAGE_TEXTS.empty} description="平台公告、功能更新、市场活动与服务反馈都会出现在这里。" />
       ) : (
         <HTMLTable className="message-table" interactive>
           <thead>
@@ -158,15 +158,18 @@ export default function MessagePage() {
           </tbody>
         </HTMLTable>
       )}
-      <div className="subaccount-foot">
-        <span className="subaccount-remark-empty">
-          共 {total} 条，第 {page} / {pages} 页
-        </span>
-        <ButtonGroup className="pager">
-          <Button icon="chevron-left" aria-label="上一页" disabled={page <= 1} onClick={() => go({ page: page - 1 })} />
-          <Button icon="chevron-right" aria-label="下一页" disabled={page >= pages} onClick={() => go({ page: page + 1 })} />
-        </ButtonGroup>
-      </div>
+      {/* no count or arrows under an empty first page */}
+      {!(rows?.length === 0 && page <= 1) && (
+        <div className="subaccount-foot">
+          <span className="subaccount-remark-empty">
+            共 {total} 条，第 {page} / {pages} 页
+          </span>
+          <ButtonGroup className="pager">
+            <Button icon="chevron-left" aria-label="上一页" disabled={page <= 1} onClick={() => go({ page: page - 1 })} />
+            <Button icon="chevron-right" aria-label="下一页" disabled={page >= pages} onClick={() => go({ page: page + 1 })} />
+          </ButtonGroup>
+        </div>
+      )}
       <Alert
         isOpen={deleting}
         intent="danger"

@@ -224,6 +224,9 @@ export default function StatsPage() {
       <div className="stats-page">
         <RealNamePrompt />
         <StatsNav />
+        <div className="page-head">
+          <H3>服务统计</H3>
+        </div>
         <NonIdealState icon="timeline-bar-chart" title="暂无可统计的服务" description="开通 CDN、直播等服务后即可在这里查看带宽与流量。" />
       </div>
     );
