@@ -60,7 +60,7 @@ export function MessageBell() {
           ) : null}
         </Button>
       </Popover>
-      <Dialog isOpen={shown} title={popup?.title} icon="notifications" onClose={dismiss} className="message-popup">
+      <Dialog isOpen={shown} title={popup?.title} icon={popup ? 'notifications' : undefined} onClose={dismiss} className="message-popup">
         <DialogBody>
           <p className="message-body">{popup?.body}</p>
         </DialogBody>

@@ -66,7 +66,7 @@ export default function ResourcesPage() {
       </Tabs>
       <div className="billing-toolbar">
         <span>
-          剩余 {RESOURCE_KIND_LABELS[kind]}：<strong data-testid="resource-remain">{r ? `${count(r.remain)} ${r.unit}` : '-'}</strong>
+          剩余{RESOURCE_KIND_LABELS[kind]}：<strong data-testid="resource-remain">{r ? `${count(r.remain)} ${r.unit}` : '-'}</strong>
         </span>
         <DateRange clearable start={range.start} end={range.end} onChange={(start, end) => setRange({ start, end })} />
         <span className="spacer" />
