@@ -44,6 +44,9 @@ describe('message centre', () => {
     expect(feedback.data.map((m: any) => m.title)).toEqual(['带宽告警', '余额不足']);
     const paged = (await c.get('/api/messages/?limit=2&page=2')).json();
     expect(paged.data.map((m: any) => m.account_message_id)).toEqual([ids[4], ids[3]]);
+    expect(paged.total).toBe(7); // the page carries the total of the whole filter
+    expect((await c.get('/api/messages/?type=service_feedback&limit=1&page=2')).json()).toMatchObject({ total: 2, data: [{ title: '余额不足' }] });
+    expect((await c.get('/api/messages/?limit=5&page=3')).json()).toMatchObject({ total: 7, data: [] }); // past the end
 
     const top = (await c.get('/api/messages/unread/')).json().data;
     expect(top.total).toBe(7);

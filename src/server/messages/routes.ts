@@ -80,9 +80,10 @@ export function messageRoutes(app: FastifyInstance, db: DB): void {
       if (status === 'readed') q = q.where('read_at', 'is not', null);
       const t = mode === 'popup' ? 'platform_notify' : type;
       if (t) q = q.where('category', 'in', categoriesOf(t));
-      const total = await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-      const rows = await q.selectAll().orderBy('id', 'desc').limit(limit).offset((page - 1) * limit).execute();
-      return ok(rows.map((r) => toMessage(r, false)), { total: Number(total.n), page, limit, unread: await unreadCounts(account(req)) });
+      // the page and the total in one statement (count over the filter); a page past the end counts apart
+      const rows = await q.selectAll().select(sql<number>`count(*) over ()`.as('total_count')).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit).execute();
+      const total = rows.length ? Number(rows[0].total_count) : Number((await q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n);
+      return ok(rows.map((r) => toMessage(r, false)), { total, page, limit, unread: await unreadCounts(account(req)) });
     },
   );
 
