@@ -3,9 +3,8 @@
  * /api/static/china-map.json): each province shaded by its share of the traffic, the exact value and
  * share on hover, a click opens the region's detail like a slice of the region pie.
  */
-import { useEffect, useState } from 'react';
-import { Mercator } from '@visx/geo';
-import type { ExtendedFeature } from '@visx/vendor/d3-geo';
+import { useEffect, useMemo, useState } from 'react';
+import { geoMercator, geoPath, type ExtendedFeature } from '@visx/vendor/d3-geo';
 import { api } from '../api/client';
 import { useWidth } from './charts';
 
@@ -45,6 +44,14 @@ export function ChinaMap(props: { rows: MapRow[]; format: (bytes: number) => str
     loadOutlines().then(setGeo, () => setFailed(true));
   }, []);
   const height = Math.max(240, Math.round(width * 0.75));
+  // the outlines projected once per size (Mercator fitted to the box, as @visx/geo's Mercator does): new
+  // traffic changes only the colours, a hover only the tooltip — projecting every province again on each
+  // took more of the statistics page's update than its charts (tests/bench/stats.ts, docs/performance.md)
+  const outlinesPaths = useMemo(() => {
+    if (!geo || width <= 0) return [];
+    const path = geoPath().projection(geoMercator().fitSize([width, height], geo as unknown as ExtendedFeature));
+    return geo.features.map((feature) => ({ feature, d: path(feature) ?? '' }));
+  }, [geo, width, height]);
   const byRegion = new Map(props.rows.map((r) => [r.region, r]));
   const max = Math.max(1, ...props.rows.map((r) => r.bytes));
   return (
@@ -52,32 +59,28 @@ export function ChinaMap(props: { rows: MapRow[]; format: (bytes: number) => str
       {failed && <div className="chart-empty">地图数据加载失败，请刷新重试</div>}
       {geo && width > 0 && (
         <svg width={width} height={height} role="img" aria-label="流量分布地图">
-          <Mercator data={geo.features} fitSize={[[width, height], geo as unknown as ExtendedFeature]}>
-            {({ features }) =>
-              features.map(({ feature, path }, i) => {
-                const region = feature.properties.region;
-                const row = region ? byRegion.get(region) : undefined;
-                return (
-                  <path
-                    key={i}
-                    d={path ?? ''}
-                    className="map-province"
-                    data-region={region ?? undefined}
-                    fill={region ? (row ? shade(row.bytes / max) : '#f5f8fa') : '#e1e8ed'}
-                    stroke="#fff"
-                    strokeWidth={0.6}
-                    style={{ cursor: row && props.onRegion ? 'pointer' : 'default' }}
-                    onMouseMove={(e) => {
-                      const box = (e.currentTarget.ownerSVGElement as SVGSVGElement).getBoundingClientRect();
-                      setHover({ name: feature.properties.name, row, x: e.clientX - box.left, y: e.clientY - box.top });
-                    }}
-                    onMouseLeave={() => setHover(null)}
-                    onClick={() => row && props.onRegion?.(row.region, row.name)}
-                  />
-                );
-              })
-            }
-          </Mercator>
+          {outlinesPaths.map(({ feature, d }, i) => {
+            const region = feature.properties.region;
+            const row = region ? byRegion.get(region) : undefined;
+            return (
+              <path
+                key={i}
+                d={d}
+                className="map-province"
+                data-region={region ?? undefined}
+                fill={region ? (row ? shade(row.bytes / max) : '#f5f8fa') : '#e1e8ed'}
+                stroke="#fff"
+                strokeWidth={0.6}
+                style={{ cursor: row && props.onRegion ? 'pointer' : 'default' }}
+                onMouseMove={(e) => {
+                  const box = (e.currentTarget.ownerSVGElement as SVGSVGElement).getBoundingClientRect();
+                  setHover({ name: feature.properties.name, row, x: e.clientX - box.left, y: e.clientY - box.top });
+                }}
+                onMouseLeave={() => setHover(null)}
+                onClick={() => row && props.onRegion?.(row.region, row.name)}
+              />
+            );
+          })}
         </svg>
       )}
       {hover && (
