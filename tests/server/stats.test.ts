@@ -30,10 +30,11 @@ async function write5m(ids: { account_id: number; bucket_id: number; domain_id: 
   for (let i = 0; i < rows.length; i += 300) await s.db.insertInto('traffic_5m').values(rows.slice(i, i + 300)).execute();
 }
 
+// seeding 5 days of traffic takes 25–70 s on a loaded 2-core machine: the limit guards against a hang, not speed
 beforeAll(async () => {
   s = await startTestServer({ traffic: { days: 5, fiveMinuteDays: 3, geoHourlyDays: 2 } });
   demo = await new Client(s.app).signIn('demo');
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await s.close();
 });
