@@ -40,6 +40,22 @@ export const either = (...shapes: Schema[]): Schema => ({ anyOf: shapes });
 /** An array of `items`, or null. */
 export const arr = (items: Schema): Schema => ({ type: ['array', 'null'], items });
 
+/** The cursor pager of a keyset list (src/server/http/keyset.ts), beside `data` or inside it. */
+export const cursorPager: Schema = obj({ since: num, max: num });
+
+type Declared = { properties?: Record<string, { type?: unknown }> };
+/**
+ * The fields of a value stored as a form declaration holds it (schemas/forms/<id>/schema.json), each
+ * typed as the declaration types it (in the property, or in the if/then/else branches that do): a field
+ * added to the declaration is answered without a second list here.
+ */
+export function fieldsOf(declaration: object): Record<string, Schema> {
+  const d = declaration as Declared & { then?: Declared; else?: Declared };
+  const typeOf = (name: string) => [d, d.then, d.else].map((s) => s?.properties?.[name]?.type).find((t) => t !== undefined);
+  const field = (t: unknown): Schema => (t === 'integer' || t === 'number' ? num : t === 'boolean' ? bool : t === 'string' ? str : any);
+  return Object.fromEntries(Object.keys(d.properties ?? {}).map((k) => [k, field(typeOf(k))]));
+}
+
 /**
  * The envelope: `result`, `error_code`, `data` (when the route sends one) and the fields beside it
  * (`pager`, `summary`, `user` …); nothing else. `required`: those of `data` and the fields beside it
