@@ -1,22 +1,56 @@
 /**
  * The success answers of the ddos routes (issue 23 item 2): see src/server/http/answers.ts.
  */
-import { ok, str, num, bool, any, obj, map, arr, type AnswerTable } from '../http/answers';
+import { ok, str, num, bool, obj, map, arr, cursorPager, type AnswerTable } from '../http/answers';
+
+/** A price quote (routes.ts `quote`); an order made from it adds its number and state. */
+const quoteFields = {
+  package: str,
+  package_name: str,
+  nodes: arr(num),
+  nodesId2Name: map(str),
+  months: num,
+  original_price: str,
+  price: str,
+};
+
+/** A layer-7 protection rule, website or not (src/shared/ddos.ts DdosL7Rule; routes.ts `l7View`). */
+const l7Rule = obj({
+  id: num,
+  instance_id: num,
+  type: str,
+  ip: str,
+  domain: str,
+  protocols: arr(str),
+  port: num,
+  origin_port: num,
+  origins: arr(str),
+  cc_level: str,
+  waf: bool,
+  waf_mode: str,
+  status: str,
+  created_at: str,
+});
+
+/** A layer-4 protection rule (src/shared/ddos.ts DdosL4Rule; routes.ts `l4View`). */
+const l4Rule = obj({
+  id: num,
+  instance_id: num,
+  ip: str,
+  type: str,
+  values: arr(str),
+  limit: num,
+  status: str,
+  created_at: str,
+});
+
+/** The id of a deleted rule. */
+const deleted = obj({ id: num });
 
 export const ddosAnswers: AnswerTable = {
   // src/server/ddos/routes.ts
   'GET /api/ddos/node/list': ok(arr(obj({ id: num, name: str }))),
-  // src/server/ddos/routes.ts
-  'POST /api/ddos/calculate': ok(obj({
-      package: str,
-      package_name: str,
-      nodes: arr(num),
-      nodesId2Name: map(str),
-      months: num,
-      original_price: str,
-      price: str,
-    })),
-  // src/server/ddos/routes.ts
+  'POST /api/ddos/calculate': ok(obj(quoteFields)),
   'GET /api/ddos/order': ok(arr(obj({
       id: num,
       package: str,
@@ -29,21 +63,9 @@ export const ddosAnswers: AnswerTable = {
       created_at: str,
       paid_at: str,
     }))),
-  // src/server/ddos/routes.ts
-  'POST /api/ddos/order': ok(obj({
-      order_id: num,
-      package: str,
-      package_name: str,
-      nodes: arr(num),
-      nodesId2Name: map(str),
-      months: num,
-      original_price: str,
-      price: str,
-      status: str,
-    })),
-  // src/server/ddos/routes.ts
+  'POST /api/ddos/order': ok(obj({ order_id: num, ...quoteFields, status: str })),
   'POST /api/ddos/order/pay': ok(obj({ order_id: num, instance_id: num, instance_name: str, price: str, balance: str })),
-  // src/server/ddos/routes.ts
+  // src/shared/ddos.ts DdosInstance (routes.ts `instanceView`)
   'GET /api/ddos/instance': ok(arr(obj({
       id: num,
       name: str,
@@ -59,131 +81,18 @@ export const ddosAnswers: AnswerTable = {
       end_time: str,
       ip_count: num,
     }))),
-  // src/server/ddos/routes.ts
+  // src/shared/ddos.ts DdosIp
   'GET /api/ddos/ip': ok(arr(obj({ id: num, instance_id: num, ip: str, node_id: num, node_name: str, status: str }))),
-  // src/server/ddos/routes.ts
-  'GET /api/ddos/l7': ok(arr(obj({
-      id: num,
-      instance_id: num,
-      type: str,
-      ip: str,
-      domain: str,
-      protocols: arr(str),
-      port: num,
-      origin_port: num,
-      origins: arr(str),
-      cc_level: str,
-      waf: bool,
-      waf_mode: str,
-      status: str,
-      created_at: str,
-    })), { pager: obj({ since: num, max: num, total: num }) }),
-  // src/server/ddos/routes.ts
-  'PUT /api/ddos/l7': ok(obj({
-      id: num,
-      instance_id: num,
-      type: str,
-      ip: str,
-      domain: str,
-      protocols: arr(str),
-      port: any,
-      origin_port: num,
-      origins: arr(str),
-      cc_level: str,
-      waf: bool,
-      waf_mode: str,
-      status: str,
-      created_at: str,
-    })),
-  // src/server/ddos/routes.ts
-  'POST /api/ddos/l7': ok(obj({
-      id: num,
-      instance_id: num,
-      type: str,
-      ip: str,
-      domain: str,
-      protocols: arr(str),
-      port: any,
-      origin_port: num,
-      origins: arr(str),
-      cc_level: str,
-      waf: bool,
-      waf_mode: str,
-      status: str,
-      created_at: str,
-    })),
-  // src/server/ddos/routes.ts
-  'DELETE /api/ddos/l7': ok(obj({ id: num })),
-  // src/server/ddos/routes.ts
-  'PUT /api/ddos/l7/non_website': ok(obj({
-      id: num,
-      instance_id: num,
-      type: str,
-      ip: str,
-      domain: str,
-      protocols: arr(str),
-      port: num,
-      origin_port: num,
-      origins: arr(str),
-      cc_level: str,
-      waf: bool,
-      waf_mode: str,
-      status: str,
-      created_at: str,
-    })),
-  // src/server/ddos/routes.ts
-  'POST /api/ddos/l7/waf': ok(obj({
-      id: num,
-      instance_id: num,
-      type: str,
-      ip: str,
-      domain: str,
-      protocols: arr(str),
-      port: any,
-      origin_port: num,
-      origins: arr(str),
-      cc_level: str,
-      waf: bool,
-      waf_mode: str,
-      status: str,
-      created_at: str,
-    })),
-  // src/server/ddos/routes.ts
-  'GET /api/ddos/l4': ok(arr(obj({
-      id: num,
-      instance_id: num,
-      ip: str,
-      type: str,
-      values: arr(str),
-      limit: num,
-      status: str,
-      created_at: str,
-    })), { pager: obj({ since: num, max: num }) }),
-  // src/server/ddos/routes.ts
-  'PUT /api/ddos/l4': ok(obj({
-      id: num,
-      instance_id: num,
-      ip: str,
-      type: str,
-      values: arr(any),
-      limit: num,
-      status: str,
-      created_at: str,
-    })),
-  // src/server/ddos/routes.ts
-  'POST /api/ddos/l4': ok(obj({
-      id: num,
-      instance_id: num,
-      ip: str,
-      type: str,
-      values: arr(str),
-      limit: num,
-      status: str,
-      created_at: str,
-    })),
-  // src/server/ddos/routes.ts
-  'DELETE /api/ddos/l4': ok(obj({ id: num })),
-  // src/server/ddos/routes.ts
+  'GET /api/ddos/l7': ok(arr(l7Rule), { pager: obj({ since: num, max: num, total: num }) }),
+  'PUT /api/ddos/l7': ok(l7Rule),
+  'POST /api/ddos/l7': ok(l7Rule),
+  'DELETE /api/ddos/l7': ok(deleted),
+  'PUT /api/ddos/l7/non_website': ok(l7Rule),
+  'POST /api/ddos/l7/waf': ok(l7Rule),
+  'GET /api/ddos/l4': ok(arr(l4Rule), { pager: cursorPager }),
+  'PUT /api/ddos/l4': ok(l4Rule),
+  'POST /api/ddos/l4': ok(l4Rule),
+  'DELETE /api/ddos/l4': ok(deleted),
   'GET /api/ddos/attack/statistics': ok(obj({
       count: num,
       attacking: num,
@@ -195,7 +104,7 @@ export const ddosAnswers: AnswerTable = {
       start_time: num,
       end_time: num,
     })),
-  // src/server/ddos/routes.ts
+  // src/shared/ddos.ts DdosAttack (routes.ts `attackView`)
   'GET /api/ddos/attack/list': ok(arr(obj({
       id: num,
       instance_id: num,
@@ -206,8 +115,7 @@ export const ddosAnswers: AnswerTable = {
       peak_bps: num,
       peak_pps: num,
       status: str,
-    })), { pager: obj({ since: num, max: num }) }),
-  // src/server/ddos/routes.ts
+    })), { pager: cursorPager }),
   'GET /api/ddos/stat/flow': ok(obj({
       type: num,
       title: str,
