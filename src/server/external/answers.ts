@@ -1,13 +1,13 @@
 /**
  * The success answers of the external routes (issue 23 item 2): see src/server/http/answers.ts.
  */
-import { ok, str, num, bool, any, obj, arr, type AnswerTable } from '../http/answers';
+import { ok, str, num, bool, obj, arr, cursorPager, type AnswerTable } from '../http/answers';
 
 export const externalAnswers: AnswerTable = {
   // src/server/external/routes.ts
   'GET /api/external/entry': ok(obj({ product: str, url: str, landing: str, expires_in: num })),
   // src/server/external/routes.ts
-  'POST /accounts/app/': ok(obj({ product: str, app_id: str, user_id: num, username: str, child: any, verify_status: str })),
+  'POST /accounts/app/': ok(obj({ product: str, app_id: str, user_id: num, username: str, child: obj({ child_id: num, child_name: str }), verify_status: str })),
   // src/server/external/routes.ts
   'GET /api/oauth/app/': ok(obj({ app_id: str, name: str, redirect_prefix: str })),
   // src/server/external/routes.ts
@@ -35,7 +35,7 @@ export const externalAnswers: AnswerTable = {
         reviewed_at: str,
         created_at: str,
       })),
-      pager: obj({ since: num, max: num }),
+      pager: cursorPager,
     })),
   // src/server/external/audit.ts
   'POST /api/audit/records/review': ok(obj({ id: num, review_state: str })),
