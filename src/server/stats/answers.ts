@@ -1,7 +1,9 @@
 /**
  * The success answers of the stats routes (issue 23 item 2): see src/server/http/answers.ts.
  */
-import { ok, str, num, bool, any, obj, map, arr, type AnswerTable } from '../http/answers';
+import { CARRIERS } from '../../shared/stats/constants';
+import { ok, str, num, bool, obj, map, arr, cursorPager, type AnswerTable } from '../http/answers';
+import { billingMode, priceConfig } from '../billing/answers';
 
 /** One day of the usage history (spec 001 §3 flow history record; src/server/stats/routes.ts `history`). */
 const flowHistoryRecord = obj({
@@ -32,6 +34,72 @@ const flowHistoryRecord = obj({
 });
 const historySummary = { summary: obj({ flow_total: num, service_flow_total: num, days: num }) };
 
+/** The 95th-percentile bandwidth of a period (query.ts `bandwidth95`); null where the query is not the edge traffic of the whole selection. */
+const bandwidth95Fields = { bandwidth95: num, time: num, samples: num, dropped: num, valid_days: num };
+
+/**
+ * A chart of a flow type (routes.ts `chartPayload` and `statistic`), the same for every variant: the
+ * series, the chart's datasets in display units, the totals, the 95; the attack fields only for scdn.
+ */
+const statistic = ok(obj({
+  flow_type: str,
+  start_day: str,
+  end_day: str,
+  period: num,
+  start: num,
+  end: num,
+  granularity: num,
+  tier: str,
+  times: arr(num),
+  bandwidth: arr(num),
+  traffic: arr(num),
+  requests: arr(num),
+  _dataset: obj({
+    columns: obj({
+      yLeftData: obj({ data: arr(num), yAxisMax: num }),
+      yRightData: obj({ data: arr(num), yAxisMax: num }),
+    }),
+    unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
+  }),
+  transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
+  usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: num }),
+  attack: arr(num),
+  filtered: arr(num),
+  attack_dataset: obj({ inflow: arr(num), filtered: arr(num), yAxisMax: num, unit: str }),
+  bandwidth95: obj(bandwidth95Fields),
+}));
+
+/** One value per carrier (src/shared/stats/constants.ts CARRIERS, and `other`), as the proportion's columns name them. */
+const perCarrier = (value: Record<string, unknown>) => Object.fromEntries([...CARRIERS, 'other'].map((c) => [c, value]));
+
+/** The services and domains ranked by traffic (routes.ts `rankings`): the flow top and the SCDN top. */
+const rankings = ok(obj({
+  total_bytes: num,
+  buckets: arr(obj({
+    rank: num,
+    bucket_name: str,
+    bytes: num,
+    reqs: num,
+    attack_bytes: num,
+    attacks: num,
+    domains: num,
+    share: num,
+  })),
+  domains: arr(obj({
+    rank: num,
+    domain: str,
+    bucket_name: str,
+    bytes: num,
+    reqs: num,
+    peak_bandwidth: num,
+    attack_bytes: num,
+    xss: num,
+    sql: num,
+    other: num,
+    share: num,
+  })),
+}));
+
 export const statsAnswers: AnswerTable = {
   // src/server/stats/ingest.ts
   'POST /api/flow/ingest/token': ok(obj({ token: str })),
@@ -45,203 +113,21 @@ export const statsAnswers: AnswerTable = {
       type: str,
       remark: str,
       domains: arr(obj({ domain: str })),
-    })), { pager: obj({ since: num, max: num }) }),
+    })), { pager: cursorPager }),
   // src/server/stats/lists.ts
-  'GET /api/domains/buckets': ok(arr(obj({ domain: str, bucket_name: str, type: str, status: str })), { pager: obj({ since: num, max: num }) }),
+  'GET /api/domains/buckets': ok(arr(obj({ domain: str, bucket_name: str, type: str, status: str })), { pager: cursorPager }),
   // src/server/stats/lists.ts
   'GET /api/flow/backsource/follow/': ok(arr(obj({ domain: str, bucket_name: str, follows: bool }))),
+  // src/server/stats/routes.ts: the chart of each flow type
+  'GET /api/flow/statistic/': statistic,
+  'GET /api/flow/pcdn/statistic': statistic,
+  'GET /api/flow/websocket/statistic': statistic,
+  'GET /api/cdn/mingmou/statistic': statistic,
+  'GET /api/flow/abroad/statistic': statistic,
+  'GET /api/flow/scdn/statistic': statistic,
+  'GET /api/scdn/flow': statistic,
   // src/server/stats/routes.ts
-  'GET /api/flow/statistic/': ok(obj({
-      flow_type: str,
-      start_day: str,
-      end_day: str,
-      period: num,
-      start: num,
-      end: num,
-      granularity: num,
-      tier: str,
-      times: arr(num),
-      bandwidth: arr(num),
-      traffic: arr(num),
-      requests: arr(num),
-      _dataset: obj({
-        columns: obj({
-          yLeftData: obj({ data: arr(num), yAxisMax: num }),
-          yRightData: obj({ data: arr(num), yAxisMax: num }),
-        }),
-        unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
-      }),
-      transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
-      usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: num }),
-      bandwidth95: obj({ bandwidth95: num, time: num, samples: num, dropped: num, valid_days: num }),
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/flow/pcdn/statistic': ok(obj({
-      flow_type: str,
-      start_day: str,
-      end_day: str,
-      period: num,
-      start: num,
-      end: num,
-      granularity: num,
-      tier: str,
-      times: arr(num),
-      bandwidth: arr(num),
-      traffic: arr(num),
-      requests: arr(num),
-      _dataset: obj({
-        columns: obj({
-          yLeftData: obj({ data: arr(num), yAxisMax: num }),
-          yRightData: obj({ data: arr(num), yAxisMax: num }),
-        }),
-        unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
-      }),
-      transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
-      usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: any }),
-      bandwidth95: num,
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/flow/websocket/statistic': ok(obj({
-      flow_type: str,
-      start_day: str,
-      end_day: str,
-      period: num,
-      start: num,
-      end: num,
-      granularity: num,
-      tier: str,
-      times: arr(num),
-      bandwidth: arr(num),
-      traffic: arr(num),
-      requests: arr(num),
-      _dataset: obj({
-        columns: obj({
-          yLeftData: obj({ data: arr(num), yAxisMax: num }),
-          yRightData: obj({ data: arr(num), yAxisMax: num }),
-        }),
-        unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
-      }),
-      transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
-      usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: num }),
-      bandwidth95: num,
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/cdn/mingmou/statistic': ok(obj({
-      flow_type: str,
-      start_day: str,
-      end_day: str,
-      period: num,
-      start: num,
-      end: num,
-      granularity: num,
-      tier: str,
-      times: arr(num),
-      bandwidth: arr(num),
-      traffic: arr(num),
-      requests: arr(num),
-      _dataset: obj({
-        columns: obj({
-          yLeftData: obj({ data: arr(num), yAxisMax: num }),
-          yRightData: obj({ data: arr(num), yAxisMax: num }),
-        }),
-        unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
-      }),
-      transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
-      usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: any }),
-      bandwidth95: num,
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/flow/abroad/statistic': ok(obj({
-      flow_type: str,
-      start_day: str,
-      end_day: str,
-      period: num,
-      start: num,
-      end: num,
-      granularity: num,
-      tier: str,
-      times: arr(num),
-      bandwidth: arr(num),
-      traffic: arr(num),
-      requests: arr(num),
-      _dataset: obj({
-        columns: obj({
-          yLeftData: obj({ data: arr(num), yAxisMax: num }),
-          yRightData: obj({ data: arr(num), yAxisMax: num }),
-        }),
-        unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
-      }),
-      transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
-      usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: any }),
-      bandwidth95: num,
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/flow/scdn/statistic': ok(obj({
-      flow_type: str,
-      start_day: str,
-      end_day: str,
-      period: num,
-      start: num,
-      end: num,
-      granularity: num,
-      tier: str,
-      times: arr(num),
-      bandwidth: arr(num),
-      traffic: arr(num),
-      requests: arr(num),
-      _dataset: obj({
-        columns: obj({
-          yLeftData: obj({ data: arr(num), yAxisMax: num }),
-          yRightData: obj({ data: arr(num), yAxisMax: num }),
-        }),
-        unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
-      }),
-      transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
-      usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: num }),
-      attack: arr(num),
-      filtered: arr(num),
-      attack_dataset: obj({ inflow: arr(num), filtered: arr(num), yAxisMax: num, unit: str }),
-      bandwidth95: num,
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/scdn/flow': ok(obj({
-      flow_type: str,
-      start_day: str,
-      end_day: str,
-      period: num,
-      start: num,
-      end: num,
-      granularity: num,
-      tier: str,
-      times: arr(num),
-      bandwidth: arr(num),
-      traffic: arr(num),
-      requests: arr(num),
-      _dataset: obj({
-        columns: obj({
-          yLeftData: obj({ data: arr(num), yAxisMax: num }),
-          yRightData: obj({ data: arr(num), yAxisMax: num }),
-        }),
-        unit: obj({ yLeftUnit: str, yRightUnitReq: str }),
-      }),
-      transfer_dataset: obj({ data: arr(num), yAxisMax: num, unit: str }),
-      usageData: obj({ flow_total: num, reqs_total: num, peak_bandwidth: num, peak_time: any }),
-      attack: arr(num),
-      filtered: arr(num),
-      attack_dataset: obj({ inflow: arr(num), filtered: arr(num), yAxisMax: num, unit: str }),
-      bandwidth95: num,
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/flow/bandwidth95/': ok(obj({
-      bandwidth95: num,
-      time: num,
-      samples: num,
-      dropped: num,
-      valid_days: num,
-      value: num,
-      unit: str,
-      peak_time: str,
-    })),
+  'GET /api/flow/bandwidth95/': ok(obj({ ...bandwidth95Fields, value: num, unit: str, peak_time: str })),
   // src/server/stats/routes.ts
   'GET /api/flow/proportion/': ok(obj({
       total_bytes: num,
@@ -254,29 +140,26 @@ export const statsAnswers: AnswerTable = {
         bytes: num,
         reqs: num,
         share: num,
-        carriers: obj({ cmn: num, ctn: num, cun: num, small_operator: num }),
+        carriers: map(num),
       })),
       top_of_region_and_proportion: arr(obj({
         province: str,
         name: str,
         bytes: num,
         share: num,
-        ctn: num,
-        cmn: num,
-        cun: num,
-        small_operator: num,
+        ...perCarrier(num),
       })),
       ip_proportion: arr(obj({ ip_type: str, name: str, bytes: num, share: num })),
       origin_proportion: arr(obj({ source: str, name: str, bytes: num, share: num })),
       region_top: obj({
         regions: arr(obj({ region: str, name: str })),
-        columns: obj({ ctn: arr(num), cmn: arr(num), cun: arr(num), small_operator: arr(num) }),
+        columns: obj(perCarrier(arr(num))),
         carriers: arr(obj({ isp: str, name: str })),
         unit: str,
       }),
     })),
   // src/server/stats/routes.ts
-  'GET /api/flow/map/': ok(arr(any)),
+  'GET /api/flow/map/': ok(arr(obj({ region: str, name: str, bytes: num, reqs: num, share: num }))),
   // src/server/stats/routes.ts
   'GET /api/flow/amount/history/': ok(arr(flowHistoryRecord), historySummary),
   // src/server/stats/routes.ts
@@ -300,283 +183,12 @@ export const statsAnswers: AnswerTable = {
       other: num,
     }))),
   // src/server/stats/routes.ts
-  'GET /api/buckets/stats_top/': ok(obj({
-      total_bytes: num,
-      buckets: arr(obj({
-        rank: num,
-        bucket_name: str,
-        bytes: num,
-        reqs: num,
-        attack_bytes: num,
-        attacks: num,
-        domains: num,
-        share: num,
-      })),
-      domains: arr(obj({
-        rank: num,
-        domain: str,
-        bucket_name: str,
-        bytes: num,
-        reqs: num,
-        peak_bandwidth: num,
-        attack_bytes: num,
-        xss: num,
-        sql: num,
-        other: num,
-        share: num,
-      })),
-    })),
+  'GET /api/buckets/stats_top/': rankings,
   // src/server/stats/routes.ts
-  'GET /api/scdn/stats/top/': ok(obj({ total_bytes: num, buckets: arr(any), domains: arr(any) })),
-  // src/server/stats/routes.ts
-  'GET /api/accounts/price_config': ok(obj({
-      cdn: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ max: num, min: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ max: num, min: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      file: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ max: num, min: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ max: num, min: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      fusion: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      scdn: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        attack_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      live: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      websocket: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      overseas: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        guaranteed_domain: obj({ enabled: bool, price_month: num }),
-      }),
-      https: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      ucdn: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      storage: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      media: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        processing: map(num),
-      }),
-      ddos: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      sms: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      oneclicklogin: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-      blockchain: obj({
-        service_type: str,
-        period_bill_type: str,
-        amount_cal_type: str,
-        charge_dimension: str,
-        storage_deduction: bool,
-        discount: num,
-        unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-        regions: obj({
-          domestic: arr(obj({ min: num, max: num, unit_price: num })),
-          asia_pacific: arr(obj({ min: num, max: num, unit_price: num })),
-          other: arr(obj({ min: num, max: num, unit_price: num })),
-        }),
-        cheap_unit_price_ladder: arr(obj({ min: num, max: num, unit_price: num })),
-      }),
-    })),
-  // src/server/stats/routes.ts
-  'GET /api/flow/billing_mode/': ok(obj({
-      cdn: str,
-      file: str,
-      fusion: str,
-      scdn: str,
-      live: str,
-      websocket: str,
-      overseas: str,
-      https: str,
-      ucdn: str,
-      storage: str,
-      media: str,
-      ddos: str,
-      sms: str,
-      oneclicklogin: str,
-      blockchain: str,
-    })),
+  'GET /api/scdn/stats/top/': rankings,
+  // src/server/stats/routes.ts: the price configuration and the billing modes, as billing declares them
+  'GET /api/accounts/price_config': ok(priceConfig),
+  'GET /api/flow/billing_mode/': ok(billingMode),
   // 'GET /api/flow/statistic/download/': not answered in the tests (src/server/stats/routes.ts)
   // 'GET /api/flow/websocket/download/': not answered in the tests (src/server/stats/routes.ts)
   // 'GET /api/flow/abroad/download/': not answered in the tests (src/server/stats/routes.ts)
