@@ -3,6 +3,9 @@
  */
 import { ok, str, num, obj, arr, type AnswerTable } from '../http/answers';
 
+/** Keys with their requests and bytes (src/shared/monitor.ts AnalysisRow[]). */
+const rows = arr(obj({ key: str, count: num, bytes: num }));
+
 export const loganalysisAnswers: AnswerTable = {
   // src/server/loganalysis/routes.ts
   'POST /api/analysis/ingest/': ok(obj({ stored: num })),
@@ -11,10 +14,10 @@ export const loganalysisAnswers: AnswerTable = {
       date: str,
       total: num,
       bytes: num,
-      urls: arr(obj({ key: str, count: num, bytes: num })),
-      referers: arr(obj({ key: str, count: num, bytes: num })),
-      ips: arr(obj({ key: str, count: num, bytes: num })),
-      status: arr(obj({ key: str, count: num, bytes: num })),
+      urls: rows,
+      referers: rows,
+      ips: rows,
+      status: rows,
     })),
   // src/server/loganalysis/routes.ts
   'GET /api/analysis/archives/': ok(arr(obj({ domain: str, hour: str, records: num, url: str }))),

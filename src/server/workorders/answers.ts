@@ -1,7 +1,10 @@
 /**
  * The success answers of the workorders routes (issue 23 item 2): see src/server/http/answers.ts.
  */
-import { ok, str, num, any, obj, arr, type AnswerTable } from '../http/answers';
+import { ok, str, num, obj, arr, type AnswerTable } from '../http/answers';
+
+/** An attached file (src/shared/monitor.ts WorkOrderAttachment). */
+const attachment = obj({ id: num, name: str, size: num, type: str });
 
 export const workordersAnswers: AnswerTable = {
   // src/server/workorders/routes.ts
@@ -9,7 +12,7 @@ export const workordersAnswers: AnswerTable = {
   // src/server/workorders/routes.ts
   'GET /work_order/documents/': ok(arr(obj({ title: str, url: str }))),
   // src/server/workorders/routes.ts
-  'POST /work_order/attachment/': ok(obj({ id: num, name: str, size: num, type: str })),
+  'POST /work_order/attachment/': ok(attachment),
   // 'GET /work_order/attachment/': not answered in the tests (src/server/workorders/routes.ts)
   // src/server/workorders/routes.ts
   'POST /api/workorder': ok(obj({ id: num, status: str, created_at: str })),
@@ -32,14 +35,14 @@ export const workordersAnswers: AnswerTable = {
       mobile: str,
       status: str,
       created_at: str,
-      closed_at: any,
-      attachments: arr(obj({ id: num, name: str, size: num, type: str })),
+      closed_at: str,
+      attachments: arr(attachment),
       replies: arr(obj({
         id: num,
         author: str,
         author_name: str,
         content: str,
-        attachments: arr(obj({ id: num, name: str, size: num, type: str })),
+        attachments: arr(attachment),
         created_at: str,
       })),
     })),
