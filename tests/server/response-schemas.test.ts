@@ -4,6 +4,7 @@
  * schema would silently drop or change a field the console needs), and a field the schema does not
  * name is not sent. The handler's answer is caught in a preSerialization hook, before the serialiser.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type DB } from '../../src/server/db';
 import { buildApp } from '../../src/server/app';
@@ -13,6 +14,8 @@ import { loadRegistry } from '../../schemas/load';
 import type { SettingRegistry } from '../../schemas/registry';
 import { routeTableOf } from '../../src/server/openapi/collect';
 import { unusedAnswers } from '../../src/server/http/answers';
+import { setPriceConfig } from '../../src/server/billing/price';
+import { makeBill } from '../../src/server/billing/bills/make';
 
 let app: FastifyInstance;
 let db: DB;
@@ -231,5 +234,82 @@ describe('every route declares its success answer', () => {
     }
     expect(leaks).toEqual([]);
     expect(answered).toBeGreaterThan(80);
+  });
+});
+
+/** Where the sent body and the handler's answer differ (the first paths): a field the declaration drops or retypes. */
+function differences(sent: unknown, answered: unknown, at = ''): string[] {
+  if (isDeepStrictEqual(sent, answered)) return [];
+  if (sent && answered && typeof sent === 'object' && typeof answered === 'object' && Array.isArray(sent) === Array.isArray(answered)) {
+    const keys = new Set([...Object.keys(sent), ...Object.keys(answered)]);
+    return [...keys].flatMap((k) => differences((sent as Record<string, unknown>)[k], (answered as Record<string, unknown>)[k], `${at}/${k}`)).slice(0, 3);
+  }
+  return [at || '/'];
+}
+
+describe('sections: each answer arrives whole (one declaration for each shape, naming every field the handler sends)', () => {
+  const routes = () => routeTableOf(app)!.filter((r) => r.method !== 'HEAD' && !r.url.startsWith('/app/'));
+  /** A service of each kind of the demo account (src/server/seed/demo.ts). */
+  const SERVICES = ['demo-www', 'demo-assets', 'demo-shop', 'demo-live', 'demo-chat', 'demo-global', 'demo-fusion'];
+
+  it('answers every GET whole, bare and on a service of each kind', async () => {
+    const dropped: string[] = [];
+    let compared = 0;
+    for (const r of routes().filter((r) => r.method === 'GET' && !r.url.includes(':') && !r.url.includes('*') && !r.url.startsWith('/edge/') && !NOT_ENVELOPE[`GET ${r.url}`])) {
+      for (const url of [r.url, ...SERVICES.map((b) => `${r.url}?bucket_name=${b}`)]) {
+        const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+        if (res.statusCode !== 200 || !String(res.headers['content-type']).includes('json')) continue;
+        compared++;
+        for (const d of differences(res.json(), answered)) dropped.push(`${url} ${d}`);
+      }
+    }
+    // the settings' own value with a slipped-in field (above) is left out on purpose
+    expect(dropped.filter((d) => !d.includes('password_hash'))).toEqual([]);
+    expect(compared).toBeGreaterThan(300);
+  });
+
+  it('answers the bills whole: the billed bandwidth of every service type, a bill’s detail with its lines and prices', async () => {
+    // yesterday's day bill of the demo, with three service types billed by their daily peak bandwidth
+    const demo = await db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
+    for (const type of ['cdn', 'file', 'websocket'] as const) expect(await setPriceConfig(db, demo.id, type, { amount_cal_type: 'DAILY_HIGHEST' })).toEqual([]);
+    const day = new Date(Date.now() + 8 * 3600_000 - 86400_000).toISOString().slice(0, 10);
+    await makeBill(db, demo.id, 'DAY_BILL', day);
+    const list = (await arrivesWhole('GET', '/api/bills/?limit=100')) as { data: { id: string; bandwidth: Record<string, number> }[] };
+    expect(Object.keys(list.data[0]!.bandwidth)).toEqual(expect.arrayContaining(['cdn', 'file', 'websocket']));
+    const one = (await arrivesWhole('GET', `/api/bill/?id=${list.data[0]!.id}`)) as { data: { detail: { used: Record<string, { lines: unknown[] }>; price_config: object } } };
+    expect(Object.keys(one.data.detail.price_config).length).toBeGreaterThan(3);
+    expect(one.data.detail.used.cdn!.lines.length).toBeGreaterThan(0);
+  });
+
+  it('answers an invoice whole: the special title’s bank fields and the address’s postcode, as applied for', async () => {
+    const info = { type: 'SPECIAL', title: '示例科技有限公司', tax_no: '91310000MA1FL0XX1A', bank: '招商银行上海分行', bank_account: '121909876510001', reg_address: '上海市浦东新区示例路 1 号', reg_phone: '021-12345678' };
+    const address = { recipient: '张三', mobile: '13800138000', address: '上海市浦东新区示例路 1 号', postcode: '200120' };
+    const infoId = ((await arrivesWhole('PUT', '/api/account/invoice/info', info)) as { data: { info_id: number } }).data.info_id;
+    const addressId = ((await arrivesWhole('PUT', '/api/account/invoice/address', address)) as { data: { address_id: number } }).data.address_id;
+    const id = ((await arrivesWhole('PUT', '/api/account/invoice', { amount: 10, info_id: infoId, address_id: addressId })) as { data: { invoice_id: number } }).data.invoice_id;
+    const one = (await arrivesWhole('GET', `/api/account/invoice?invoice_id=${id}`)) as { data: { info: object; address: object } };
+    expect(one.data).toMatchObject({ info, address });
+    const list = (await arrivesWhole('GET', '/api/account/invoices')) as { data: { invoices: { info: object }[] } };
+    expect(list.data.invoices[0]!.info).toEqual(info);
+  });
+
+  it('answers the rule tester whole: a refused header with its note, a failing rule with its detail', async () => {
+    const custom = (describe: string, rule: string) => ({ describe, type: 'custom', priority: 1, break: false, status: 'ON', pattern: '', rule });
+    const body = (await arrivesWhole('POST', '/api/buckets/rewrite/test/', { rules: [custom('删除 Server', '$DEL_RSP_HEADER(server)'), custom('错误状态码', '$EXIT(999)')], request: { uri: '/a' } })) as {
+      data: { response_headers: { applied: boolean; note?: string }[]; trace: { outcome: string; detail?: string }[] };
+    };
+    expect(body.data.response_headers).toEqual([expect.objectContaining({ applied: false, note: expect.any(String) })]);
+    expect(body.data.trace.some((t) => t.outcome === 'error' && t.detail)).toBe(true);
+  });
+
+  it('answers a certificate order’s CA message whole: the template with its department', async () => {
+    const demo = await db.selectFrom('users').select('id').where('username', '=', 'demo').executeTakeFirstOrThrow();
+    const data = { organization: '演示科技有限公司', department: '运维部', country: 'CN', province: '浙江', city: '杭州', address: '西湖区文三路 1 号', contact_name: '张三', contact_phone: '13800138000', contact_email: 'ops@demo-example.com' };
+    const t = await db.insertInto('certificate_templates').values({ account_id: demo.id, name: '带部门', data: JSON.stringify(data) }).returning('id').executeTakeFirstOrThrow();
+    const order = await db.selectFrom('certificate_orders').select('id').where('account_id', '=', demo.id).executeTakeFirstOrThrow();
+    await db.updateTable('certificate_orders').set({ ca_message: JSON.stringify({ main_domain: 'www.demo-example.com', multiple_domain: '', add_domains: '', template_id: t.id }) }).where('id', '=', order.id).execute();
+    const body = (await arrivesWhole('GET', `/api/https/v2/certificate/paid/apply_message/?order_id=${order.id}`)) as { data: { template: object } };
+    expect(body.data.template).toMatchObject({ template_id: t.id, name: '带部门', ...data });
+    await arrivesWhole('GET', '/api/https/certificate/template');
   });
 });
