@@ -3,11 +3,12 @@
  * PostgreSQL database runs with `node --cpu-prof`, autocannon reads GET /api/settings/compression/ at 100
  * connections for PROFILE_SECONDS (default 10), and the profile's heaviest functions and files during the load are printed
  * (self time). The .cpuprofile stays in PROFILE_DIR (default /tmp/cdn-console-profile) for a flame graph
- * (Chrome DevTools, speedscope). `npx tsx tests/bench/profile-read.ts`; PROFILE_URL profiles another path.
+ * (Chrome DevTools, speedscope). `npx tsx tests/bench/profile-read.ts`; PROFILE_URL profiles another path,
+ * PROFILE_SAVE=1 settings saves (POST) spread over the demo's services.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startLoadServer, signIn, load, line, scratchPostgres } from './server-load';
+import { startLoadServer, signIn, load, line, scratchPostgres, saveSpread } from './server-load';
 
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 
@@ -49,11 +50,14 @@ function summarise(file: string, from: number, to: number, top = 25): void {
   try {
     server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     const cookie = await signIn(server.url);
-    const url = server.url + (process.env.PROFILE_URL ?? '/api/settings/compression/?bucket_name=demo-www');
-    await load({ url, cookie, duration: 2 }); // warm up
+    // PROFILE_SAVE=1: settings saves (POST, spread over the demo's services with compression) instead of reads
+    const save = process.env.PROFILE_SAVE === '1';
+    const url = server.url + (process.env.PROFILE_URL ?? (save ? '/api/settings/compression/' : '/api/settings/compression/?bucket_name=demo-www'));
+    const how = save ? { method: 'POST' as const, bodies: saveSpread } : {};
+    await load({ url, cookie, duration: 2, ...how }); // warm up
     // the profile's clock is the server's hrtime in µs (the same monotonic clock as this process's)
     window.from = Number(process.hrtime.bigint() / 1000n);
-    line('profiled', await load({ url, cookie, duration: Number(process.env.PROFILE_SECONDS ?? 10) }));
+    line('profiled', await load({ url, cookie, duration: Number(process.env.PROFILE_SECONDS ?? 10), ...how }));
     window.to = Number(process.hrtime.bigint() / 1000n);
   } finally {
     await server?.stop();

@@ -34,9 +34,11 @@ export async function queriesBench(): Promise<void> {
   const { buildApp } = await import('../../src/server/app');
   const { configFromEnv } = await import('../../src/server/config');
   const { seedDemo } = await import('../../src/server/seed/demo');
+  const { seedDemoBills } = await import('../../src/server/seed/billing');
   const { loadRegistry } = await import('../../schemas/load');
   const db = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://' });
   await seedDemo(db);
+  await seedDemoBills(db); // the bills list has a page to show, as in the load bench
   const app = await buildApp({ db, config: { ...configFromEnv({}), databaseUrl: u.toString(), distDir: '/nonexistent', logSms: false }, registry: loadRegistry(), logger: false });
   const signin = await app.inject({ method: 'POST', url: '/accounts/signin/', payload: { username: 'demo', password: 'demo123456' } });
   const cookie = String(signin.headers['set-cookie']).split(';')[0];
