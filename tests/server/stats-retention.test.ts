@@ -23,12 +23,15 @@ afterAll(() => s.close());
 const count = async (table: string, col: string, before: number) =>
   Number((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)} where ${sql.ref(col)} < ${new Date(before * 1000)}`.execute(s.db)).rows[0].n);
 
-/** Copies one day's rows of a table `daysBack` days into the past. */
+/**
+ * Copies the last 24 hours' rows of a table `daysBack` days into the past (the last 24 hours, not since
+ * midnight: right after midnight (UTC+8) today has no rows yet — a CI rehearsal at 16:00 UTC found none).
+ */
 async function ageRows(table: string, col: string, daysBack: number) {
   const cols = (await sql<{ column_name: string }>`select column_name from information_schema.columns where table_name = ${table} order by ordinal_position`.execute(s.db)).rows.map((r) => r.column_name);
   const list = sql.join(cols.map((c) => sql.ref(c)));
   const select = sql.join(cols.map((c) => (c === col ? sql`${sql.ref(c)} - ${sql.lit(`${daysBack} days`)}::interval` : sql.ref(c))));
-  const from = new Date(midnightOf(now) * 1000);
+  const from = new Date((now - DAY_S) * 1000);
   await sql`insert into ${sql.table(table)} (${list}) select ${select} from ${sql.table(table)} where ${sql.ref(col)} >= ${from}`.execute(s.db);
 }
 
