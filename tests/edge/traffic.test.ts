@@ -17,7 +17,7 @@ import { ACCESS_LOG_FLUSH_MS } from '../../src/edge/compile/main';
 import { computeBill } from '../../src/server/billing/bills/make';
 import { demoPipelineTick } from '../../src/server/seed/live-traffic';
 import { GB } from '../../src/server/billing/bills/compute';
-import { dayOf, SLOT_S } from '../../src/shared/stats/time';
+import { dayOf, midnightOf, SLOT_S } from '../../src/shared/stats/time';
 
 jest.setTimeout(240_000);
 
@@ -416,7 +416,9 @@ test('the demo replay leaves the edge domains alone', async () => {
     const t = (await edge.client.get(`/api/flow/statistic/?query_type=domain&query_value=${v}`)).json().data.times as number[];
     return t[t.length - 1];
   };
-  if (running === slot + SLOT_S) {
+  // (only when the two slots are of one day (UTC+8): the page's default query is today's; a CI rehearsal at
+  // 16:00 UTC, midnight there, drew today's first slot alone)
+  if (running === slot + SLOT_S && midnightOf(slot) === midnightOf(running)) {
     expect(await last('act1.demo-example.com')).toBe(running);
     expect(await last('act1.demo-example.com,act9.demo-example.com')).toBe(slot);
   }

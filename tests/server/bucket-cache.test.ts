@@ -8,48 +8,33 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { openDatabase, type DB } from '../../src/server/db';
-import { buildApp } from '../../src/server/app';
-import { configFromEnv } from '../../src/server/config';
-import { loadRegistry } from '../../schemas/load';
 import { BucketCache, bucketCacheOf } from '../../src/server/buckets/bucket-cache';
-import { startTestServer, Client, type TestServer } from './helpers';
+import { startSecondApp, startTestServer, Client, type TestServer } from './helpers';
 
 const LONG = 10 * 60 * 1000;
 
 describe('bucket cache', () => {
   let t: TestServer;
-  let otherDb: DB | null = null;
+  let second: Awaited<ReturnType<typeof startSecondApp>>;
   let other: FastifyInstance;
   let a: Client;
   let b: Client;
 
   beforeAll(async () => {
     t = await startTestServer({ config: { bucketCacheMs: LONG } });
-    const databaseUrl = process.env.DATABASE_URL ? await databaseUrlOf(t.db) : undefined;
-    if (databaseUrl) otherDb = await openDatabase({ databaseUrl, dataDir: 'memory://' });
-    const config = { ...configFromEnv({}), databaseUrl, dataDir: 'memory://', distDir: '/nonexistent', logSms: false, bucketCacheMs: LONG };
-    other = await buildApp({ db: otherDb ?? t.db, config, registry: loadRegistry(), logger: false });
-    await other.ready();
+    second = await startSecondApp(t, { bucketCacheMs: LONG });
+    other = second.app;
     a = await new Client(t.app).signIn('demo');
     b = new Client(other);
     b.cookie = a.cookie;
   }, 60_000);
 
   afterAll(async () => {
-    await other?.close();
-    await otherDb?.destroy();
+    await second?.close();
     await t?.close();
   });
 
-  async function databaseUrlOf(db: DB): Promise<string> {
-    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(db);
-    const u = new URL(process.env.DATABASE_URL!);
-    u.pathname = `/${rows[0].name}`;
-    return u.toString();
-  }
-
-  const otherCache = () => bucketCacheOf(otherDb ?? t.db)!;
+  const otherCache = () => bucketCacheOf(second.db)!;
   const info = (c: Client, name = 'demo-www') => c.get(`/api/buckets/info/?bucket_name=${name}`);
 
   /** Resolves when the other app's cache has been told by the database's notification that this service changed. */

@@ -16,6 +16,8 @@ export interface TestServer {
   app: FastifyInstance;
   db: DB;
   registry: SettingRegistry;
+  /** the scratch PostgreSQL database it runs on (DATABASE_URL set), else undefined (PGlite in memory) */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -58,10 +60,31 @@ export async function startTestServer(opts: { registry?: SettingRegistry; seed?:
     app,
     db,
     registry,
+    databaseUrl: pg?.url,
     async close() {
       await app.close();
       await db.destroy();
       if (pg) await pg.drop();
+    },
+  };
+}
+
+/**
+ * A second server process on the test server's database, as two processes of one installation: on
+ * PostgreSQL an app with its own pool and listening connection on the same scratch database; on PGlite
+ * (one process may open it) an app sharing the test server's database. Closed before the test server.
+ */
+export async function startSecondApp(t: TestServer, config: Partial<ServerConfig> = {}): Promise<{ app: FastifyInstance; db: DB; close(): Promise<void> }> {
+  const own = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl, dataDir: 'memory://' }) : null;
+  const db = own ?? t.db;
+  const app = await buildApp({ db, config: { ...configFromEnv({}), databaseUrl: t.databaseUrl, dataDir: 'memory://', distDir: '/nonexistent', logSms: false, ...config }, registry: loadRegistry(), logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      await own?.destroy();
     },
   };
 }

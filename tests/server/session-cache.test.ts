@@ -7,43 +7,27 @@
  * The cache's lifetime is set to ten minutes here, so only the invalidation can explain a refusal.
  */
 import type { FastifyInstance } from 'fastify';
-import { openDatabase, type DB } from '../../src/server/db';
-import { buildApp } from '../../src/server/app';
-import { configFromEnv } from '../../src/server/config';
-import { loadRegistry } from '../../schemas/load';
 import { SessionCache } from '../../src/server/accounts/session-cache';
-import { startTestServer, Client, type TestServer } from './helpers';
+import { startSecondApp, startTestServer, Client, type TestServer } from './helpers';
 
 const LONG = 10 * 60 * 1000;
 
 describe('session cache', () => {
   let t: TestServer;
-  let otherDb: DB | null = null;
+  let second: Awaited<ReturnType<typeof startSecondApp>>;
   let other: FastifyInstance;
 
   beforeAll(async () => {
     t = await startTestServer({ config: { sessionCacheMs: LONG } });
     // a second server on the same database
-    const databaseUrl = process.env.DATABASE_URL ? await databaseUrlOf(t.db) : undefined;
-    if (databaseUrl) otherDb = await openDatabase({ databaseUrl, dataDir: 'memory://' });
-    const config = { ...configFromEnv({}), databaseUrl, dataDir: 'memory://', distDir: '/nonexistent', logSms: false, sessionCacheMs: LONG };
-    other = await buildApp({ db: otherDb ?? t.db, config, registry: loadRegistry(), logger: false });
-    await other.ready();
+    second = await startSecondApp(t, { sessionCacheMs: LONG });
+    other = second.app;
   }, 60_000);
 
   afterAll(async () => {
-    await other?.close();
-    await otherDb?.destroy();
+    await second?.close();
     await t?.close();
   });
-
-  /** The name of the scratch database the test server runs on (PostgreSQL only). */
-  async function databaseUrlOf(db: DB): Promise<string> {
-    const { rows } = await (await import('kysely')).sql<{ name: string }>`select current_database() as name`.execute(db);
-    const u = new URL(process.env.DATABASE_URL!);
-    u.pathname = `/${rows[0].name}`;
-    return u.toString();
-  }
 
   const READ = '/api/settings/compression/?bucket_name=demo-www';
 
