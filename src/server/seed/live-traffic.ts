@@ -17,7 +17,7 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db';
-import { ingestSlot } from '../stats/ingest';
+import { BEFORE_COMPRESSION, ingestSlot } from '../stats/ingest';
 import { DAY_S, HOUR_S, SLOT_S } from '../../shared/stats/time';
 import { tickOnce } from '../jobs/once';
 
@@ -40,7 +40,7 @@ async function recordsFor(db: DB, accountId: number, slot: number, noise: () => 
   const rows = (
     await sql<Slot5m>`
       select d.domain, t.flow_type, t.direction, t.bytes, t.reqs, t.hit_reqs, t.dyn_reqs, t.https_reqs, t.bytes_v6, t.reqs_v6, t.bs_bytes, t.bs_reqs,
-             t.p_bytes, t.p_reqs, t.s2xx, t.s3xx, t.s4xx, t.s5xx, t.time_ms, t.attack_bytes, coalesce(t.bf_cp_bytes, t.bytes) as bf_cp_bytes
+             t.p_bytes, t.p_reqs, t.s2xx, t.s3xx, t.s4xx, t.s5xx, t.time_ms, t.attack_bytes, ${sql.raw(BEFORE_COMPRESSION)} as bf_cp_bytes
       from traffic_5m t join bucket_domains d on d.id = t.domain_id
       where t.account_id = ${accountId} and t.slot = ${prev}
         -- a domain served by the edge has real traffic: nothing invented beside it from then on
