@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { PlatformCommand } from '../platform/command';
 import { required } from '../platform/command';
-import { registerNode } from './repo';
+import { currentVersion, registerNode } from './repo';
 
 export const edgeCommands: PlatformCommand[] = [
   {
@@ -21,7 +21,6 @@ export const edgeCommands: PlatformCommand[] = [
     summary: '列出边缘节点：最近一次联系、运行的配置版本、最近的应用记录',
     usage: '',
     async run(db) {
-      const current = await db.selectFrom('edge_config').select(sql<string>`version::text`.as('v')).executeTakeFirst();
       const nodes = await db.selectFrom('edge_nodes').select(['id', 'name', 'last_seen_at', sql<string | null>`applied_version::text`.as('applied_version'), 'applied_at', 'ok', 'message']).orderBy('name').execute();
       const applies = await db
         .selectFrom('edge_applies')
@@ -29,7 +28,7 @@ export const edgeCommands: PlatformCommand[] = [
         .orderBy('id', 'desc')
         .limit(20)
         .execute();
-      return { version: Number(current?.v ?? 0), nodes, applies: applies.map((a) => ({ ...a, timings: JSON.parse(a.timings) })) };
+      return { version: await currentVersion(db), nodes, applies: applies.map((a) => ({ ...a, timings: JSON.parse(a.timings) })) };
     },
   },
 ];

@@ -4,11 +4,11 @@ import { type Kysely, type Migration, sql } from 'kysely';
  * The edge section (numbers 0100–0109, docs/edge.md): edge nodes and their keys, every apply (reload)
  * they report, the services they refused, and the configuration version.
  *
- * The version is one counter row (`edge_config`), moved by triggers on every table a request's answer
- * depends on, so that no write path can forget it. A writer holds the row until it commits, so
- * versions become visible in order: a node that has read version V has seen every change up to V.
- * `buckets.edge_version` and `service_settings.edge_version` keep the version of each one's last
- * change, so a node pulls only the services changed after the version it runs.
+ * The version: triggers on every table a request's answer depends on call `edge_next_version()`, so that
+ * no write path can forget it. 0100 made it one counter row that a writer held until its commit; 0102
+ * makes it the writer's transaction id, with no row to wait for (see there). `buckets.edge_version` and
+ * `service_settings.edge_version` keep the version of each one's last change, so a node pulls only the
+ * services changed after the version it runs.
  */
 export const edgeMigrations: Record<string, Migration> = {
   '0100_edge': {
@@ -106,6 +106,41 @@ export const edgeMigrations: Record<string, Migration> = {
           return null;
         end $$`.execute(db);
       await sql`create trigger edge_certificates after update of certificate, private_key on certificates for each row execute function edge_certificates_trg()`.execute(db);
+    },
+  },
+
+  /**
+   * Versions without a line (docs/edge.md "Versions", docs/performance.md "The save's ceiling"). Until
+   * now every change moved one counter row and held it until its commit: every save of every service
+   * waited for the one before it to reach the disk (about 450 saves a second on this machine's
+   * PostgreSQL). Now a change's version is its own transaction id (`xid_base + pg_current_xact_id()`),
+   * which no other writer waits for, and each transaction that changes the edge leaves one row in
+   * `edge_changes`. The version a node is given is the newest change older than every transaction still
+   * running (`pg_snapshot_xmin`): those have all finished, and any change made later carries a larger id,
+   * so "a node that has read version V has seen every change up to V" still holds. A transaction that has
+   * committed but sits above a running one is answered too (it is visible) and again the next time, until
+   * the running one ends: a service is then sent twice, never missed.
+   *
+   * `xid_base` puts the new versions above every version the counter handed out (nodes keep theirs).
+   */
+  '0102_edge_versions_by_transaction': {
+    async up(db: Kysely<any>) {
+      await sql`alter table edge_config add column xid_base bigint not null default 0`.execute(db);
+      await sql`update edge_config set xid_base = version + 1 - pg_current_xact_id()::text::bigint where id = 1`.execute(db);
+      await sql`create table edge_changes (version bigint primary key)`.execute(db);
+      await sql`create function edge_version_now() returns bigint language sql as $$
+        select xid_base + pg_current_xact_id()::text::bigint from edge_config where id = 1 $$`.execute(db);
+      await sql`create or replace function edge_next_version() returns bigint language plpgsql as $$
+        declare v bigint := edge_version_now();
+        begin
+          insert into edge_changes (version) values (v) on conflict do nothing;
+          return v;
+        end $$`.execute(db);
+      await sql`create function edge_current_version() returns bigint language sql stable as $$
+        select coalesce(max(c.version), 0) from edge_changes c, edge_config e
+         where e.id = 1 and c.version < e.xid_base + pg_snapshot_xmin(pg_current_snapshot())::text::bigint $$`.execute(db);
+      // the counter's last value is where the versions stand now
+      await sql`insert into edge_changes (version) select version from edge_config where id = 1`.execute(db);
     },
   },
 };

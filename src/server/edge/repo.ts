@@ -24,9 +24,27 @@ export async function nodeByKey(db: DB, key: string) {
   return (await db.selectFrom('edge_nodes').selectAll().where('key_hash', '=', hashKey(key)).executeTakeFirst()) ?? null;
 }
 
+/**
+ * The version a node is given: the newest change older than every transaction still running (migration
+ * 0102), so every change up to it has finished and none can arrive below it.
+ */
 export async function currentVersion(db: DB): Promise<number> {
-  const row = await db.selectFrom('edge_config').select(sql<string>`version::text`.as('v')).where('id', '=', 1).executeTakeFirst();
-  return Number(row?.v ?? 0);
+  const { rows } = await sql<{ v: string }>`select edge_current_version()::text as v`.execute(db);
+  return Number(rows[0]?.v ?? 0);
+}
+
+const TRIM_EVERY_MS = 60_000;
+let trimmedAt = 0;
+
+/**
+ * Forgets the changes below the current version (only the newest finished one is needed), at most once
+ * a minute per process; called by the config route, so a database that no node reads keeps a row per
+ * change until one does.
+ */
+export async function trimChanges(db: DB, now = Date.now()): Promise<void> {
+  if (now - trimmedAt < TRIM_EVERY_MS) return;
+  trimmedAt = now;
+  await sql`delete from edge_changes where version < edge_current_version()`.execute(db);
 }
 
 const CHUNK = 2000;

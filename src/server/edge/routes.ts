@@ -16,7 +16,7 @@ import type { SettingRegistry } from '../../../schemas/registry';
 import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { bucketForUser } from '../buckets/repo';
-import { configSnapshot, currentVersion, edgeStatusOf, nodeByKey, recordReport, registerNode } from './repo';
+import { configSnapshot, currentVersion, edgeStatusOf, nodeByKey, recordReport, registerNode, trimChanges } from './repo';
 import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '../../shared/edge';
 import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
@@ -103,7 +103,9 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
         version = await currentVersion(db);
       }
       if (after > 0 && version <= after) return ok({ version, changed: false, services: [], ids: [], storage_base: `${EDGE_API_PREFIX}/files` });
-      return ok(await configSnapshot(db, registry, after));
+      const answer = await configSnapshot(db, registry, after);
+      await trimChanges(db);
+      return ok(answer);
     },
   );
 

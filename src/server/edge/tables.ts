@@ -3,9 +3,18 @@ import type { Timestamp } from '../db/schema';
 
 type Big = ColumnType<number, number | undefined, number>;
 
-/** The configuration version (one row, id 1), moved by triggers (migration 0100, docs/edge.md). */
+/**
+ * One row (id 1): `version` is the counter of migration 0100 (no longer moved), `xid_base` what a
+ * transaction id is added to for its version (migration 0102, docs/edge.md "Versions").
+ */
 export interface EdgeConfigTable {
   id: number;
+  version: Big;
+  xid_base: Big;
+}
+
+/** One row per transaction that changed what a node is answered: its version (migration 0102). */
+export interface EdgeChangesTable {
   version: Big;
 }
 
@@ -51,6 +60,7 @@ export interface EdgeServiceStatusTable {
 declare module '../db/schema' {
   interface Database {
     edge_config: EdgeConfigTable;
+    edge_changes: EdgeChangesTable;
     edge_nodes: EdgeNodesTable;
     edge_applies: EdgeAppliesTable;
     edge_service_status: EdgeServiceStatusTable;
