@@ -3,8 +3,10 @@
  * process against a server in a child process (tests/bench/load-server.ts) on 127.0.0.1, each figure
  * bounded in time (LOAD_SECONDS, default 10):
  *
- *   a. the ceiling: a bare Fastify route answering a constant JSON, 100 connections
- *   b. settings GET on PostgreSQL at 100 connections (ratio to the bare route), p99 at a fixed 1,000/s
+ *   a. the ceiling: a bare Fastify route answering a constant JSON, 100 connections; and its p99 at a fixed
+ *      1,000/s (what the generator and the machine add to any p99 at that rate)
+ *   b. settings GET on PostgreSQL at 100 connections (ratio to the bare route), p99 at a fixed 1,000/s (with
+ *      the server's own p99: from reading the request to answering it)
  *   c. settings POST on PostgreSQL at 100 connections, p99 at a fixed 300/s: all to one service (demo-www),
  *      and spread over the demo's 16 services with compression (many customers each saving their own)
  *   d. PGlite: one request at a time (read and save), and 100 connections reading: the slowest wait and
@@ -12,6 +14,10 @@
  *   e. the lists a console page opens first (service list, statistics selector, message centre, operation
  *      log, bills) on PostgreSQL, 10 connections, with their p99
  *
+ * The fixed rates are printed twice: by autocannon (whose connections send in bursts) and by an even-paced
+ * open-loop generator (`paced`), whose latency counts from when each request was due.
+ *
+ * LOAD_NODE_ARGS (e.g. `--max-semi-space-size=64`) passes node options to the PostgreSQL server of b, c, e.
  * LOAD_PARTS (e.g. `d`, or `a,b`) runs only those figures. PGlite's 100-connection figure also prints the
  * server's own slowest time (from reading the request to answering it), to tell the wait inside the server
  * (bounded by DB_WAIT_MS) from the time before the server read the request.
@@ -108,6 +114,59 @@ export async function load(opts: { url: string; cookie?: string; method?: 'GET' 
   };
 }
 
+/**
+ * An open-loop generator at an even pace (as wrk2 does): request i is due at i / rate seconds and its
+ * latency counts from when it was due, not from when a free connection sent it, so a stalled server shows
+ * in the figure instead of slowing the generator down ("coordinated omission"). autocannon's `overallRate`
+ * splits the rate over its connections, whose timers fire together: 20 connections at 1,000/s send bursts
+ * of 20 every 20 ms, and the bursts alone put the p99 of a route that does nothing at 15–20 ms here.
+ */
+export async function paced(opts: { url: string; cookie?: string; rate: number; duration?: number; sockets?: number; bodies?: () => string }): Promise<Load> {
+  const http = await import('node:http');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.sockets ?? 50 });
+  const duration = (opts.duration ?? seconds) * 1000;
+  const target = new URL(opts.url);
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let errors = 0;
+  let sent = 0;
+  let pending = 0;
+  const start = performance.now();
+  const send = (due: number) => {
+    pending++;
+    const body = opts.bodies?.();
+    const headers: Record<string, string> = { ...(opts.cookie ? { cookie: opts.cookie } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
+    const req = http.request(
+      { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, method: body ? 'POST' : 'GET', headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - due);
+          statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
+          pending--;
+        });
+      },
+    );
+    req.on('error', () => (errors++, pending--));
+    req.end(body);
+  };
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now() - start;
+      const due = Math.min(Math.floor((now * opts.rate) / 1000), Math.floor((duration * opts.rate) / 1000));
+      while (sent < due) send(start + (sent++ * 1000) / opts.rate);
+      if (now < duration) setImmediate(tick);
+      else resolve();
+    };
+    tick();
+  });
+  while (pending > 0) await new Promise((r) => setTimeout(r, 10));
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0) * 10) / 10;
+  return { perSecond: sorted.length / (duration / 1000), p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0), non2xx: sorted.length - (statuses[200] ?? 0), errors, timeouts: 0, statuses };
+}
+
 /** The load server's own time per request since the last call (tests/bench/load-server.ts), and resets it. */
 async function serverTiming(url: string): Promise<{ count: number; p99: number; max: number }> {
   return (await fetch(`${url}/__bench/timing/`)).json() as Promise<{ count: number; p99: number; max: number }>;
@@ -192,6 +251,9 @@ export async function serverLoadBench(): Promise<void> {
       await load({ url: `${bare.url}/bare/`, duration: 2 }); // warm up
       ceiling = await load({ url: `${bare.url}/bare/` });
       line('a. 基线：裸 Fastify 路由，常量 JSON，100 连接', ceiling);
+      // the floor under b's p99 at a fixed rate: the same generator and rate against a route that does nothing
+      line('   裸路由，固定 1,000 次/秒（autocannon，20 连接）', await load({ url: `${bare.url}/bare/`, connections: 20, rate: 1000 }));
+      line('   裸路由，固定 1,000 次/秒（均匀节拍）', await paced({ url: `${bare.url}/bare/`, rate: 1000 }));
     } finally {
       await bare.stop();
     }
@@ -204,19 +266,29 @@ export async function serverLoadBench(): Promise<void> {
     const pg = await scratchPostgres(base);
     let server: Server | null = null;
     try {
-      server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url });
+      server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url }, (process.env.LOAD_NODE_ARGS ?? '').split(' ').filter(Boolean));
       const cookie = await signIn(server.url);
       if (parts.has('b')) {
         await load({ url: server.url + READ, cookie, duration: 2 });
         const reads = await load({ url: server.url + READ, cookie });
         line('b. 设置读取 PostgreSQL，100 连接', reads, ceiling ? `为基线的 ${((100 * reads.perSecond) / ceiling.perSecond).toFixed(1)} %` : '');
-        line('   设置读取 PostgreSQL，固定 1,000 次/秒', await load({ url: server.url + READ, cookie, connections: 20, rate: 1000 }));
+        for (const [label, run] of [
+          ['autocannon，20 连接', () => load({ url: server!.url + READ, cookie, connections: 20, rate: 1000 })],
+          ['均匀节拍', () => paced({ url: server!.url + READ, cookie, rate: 1000 })],
+        ] as const) {
+          await serverTiming(server.url); // reset
+          const fixed = await run();
+          const inServer = await serverTiming(server.url);
+          line(`   设置读取 PostgreSQL，固定 1,000 次/秒（${label}）`, fixed, `服务端内 p99 ${inServer.p99.toFixed(1)} ms，最慢 ${Math.round(inServer.max)} ms`);
+        }
       }
       if (parts.has('c')) {
         line('c. 设置保存 PostgreSQL，100 连接，同一服务', await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveBody }));
-        line('   设置保存 PostgreSQL，固定 300 次/秒，同一服务', await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveBody, connections: 20, rate: 300 }));
+        line('   设置保存 PostgreSQL，固定 300 次/秒，同一服务（autocannon，20 连接）', await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveBody, connections: 20, rate: 300 }));
+        line('   设置保存 PostgreSQL，固定 300 次/秒，同一服务（均匀节拍）', await paced({ url: server.url + SAVE, cookie, bodies: saveBody, rate: 300 }));
         line(`   设置保存 PostgreSQL，100 连接，${COMPRESSION_SERVICES.length} 个服务轮流`, await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveSpread }));
-        line(`   设置保存 PostgreSQL，固定 300 次/秒，${COMPRESSION_SERVICES.length} 个服务轮流`, await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveSpread, connections: 20, rate: 300 }));
+        line(`   设置保存 PostgreSQL，固定 300 次/秒，${COMPRESSION_SERVICES.length} 个服务轮流（autocannon，20 连接）`, await load({ url: server.url + SAVE, cookie, method: 'POST', bodies: saveSpread, connections: 20, rate: 300 }));
+        line(`   设置保存 PostgreSQL，固定 300 次/秒，${COMPRESSION_SERVICES.length} 个服务轮流（均匀节拍）`, await paced({ url: server.url + SAVE, cookie, bodies: saveSpread, rate: 300 }));
       }
       if (parts.has('e')) {
         for (const [label, url] of LISTS) line(`e. ${label}，10 连接`, await load({ url: server.url + url, cookie, connections: 10 }));
