@@ -112,7 +112,13 @@ export function badMeta(d: Declaration, folderName?: string): CheckFailure[] {
   if (m.networkFailure !== undefined && (typeof m.networkFailure !== 'string' || !CJK.test(m.networkFailure))) out.push({ file, path: '/networkFailure', problem: 'networkFailure 须为中文提示' });
   if (!m.success || !CJK.test(m.success)) out.push({ file, path: '/success', problem: '缺少中文成功提示' });
   if (!Array.isArray(m.summary) || m.summary.length === 0) out.push({ file, path: '/summary', problem: '缺少摘要标签' });
-  else if (m.summary[m.summary.length - 1].when) out.push({ file, path: '/summary', problem: '最后一条摘要标签须不带条件（兜底）' });
+  else {
+    if (m.summary[m.summary.length - 1].when || m.summary[m.summary.length - 1].kinds) out.push({ file, path: '/summary', problem: '最后一条摘要标签须不带条件（兜底）' });
+    m.summary.forEach((rule, i) => {
+      if (rule.kinds !== undefined && (!Array.isArray(rule.kinds) || !rule.kinds.length || rule.kinds.some((k) => !m.kinds.includes(k))))
+        out.push({ file, path: `/summary/${i}/kinds`, problem: '摘要标签的 kinds 须是该设置适用的服务类型' });
+    });
+  }
   return out;
 }
 

@@ -112,10 +112,10 @@ export class SettingRegistry {
     return d.rules.normalize ? d.rules.normalize(value) : value;
   }
 
-  /** The label of a value; `related` holds the values of the settings named in summaryWith. */
-  summary(id: string, value: unknown, related: Record<string, unknown> = {}) {
+  /** The label of a value; `related` holds the values of the settings named in summaryWith, `kind` the service's. */
+  summary(id: string, value: unknown, related: Record<string, unknown> = {}, kind?: string) {
     const d = this.byId.get(id);
-    return d ? summaryOf(this.ajv, d.meta, value, related) : undefined;
+    return d ? summaryOf(this.ajv, d.meta, value, related, kind) : undefined;
   }
 
   /** The value a kind of service always has for this setting, if any (setting.json "fixed"). */

@@ -3,13 +3,15 @@ import type { ValidateFunction } from 'ajv';
 import type { SettingMeta, SummaryRule } from './types';
 
 /**
- * The summary label of a value: the first rule whose `when` schema matches. Settings that name
- * `summaryWith` see the other settings' values as "$<id>" properties.
+ * The summary label of a value: the first rule whose `when` schema matches (and whose `kinds`, if any,
+ * hold the service's kind). Settings that name `summaryWith` see the other settings' values as "$<id>"
+ * properties.
  */
-export function summaryOf(ajv: Ajv, meta: SettingMeta, value: unknown, related: Record<string, unknown> = {}): SummaryRule | undefined {
+export function summaryOf(ajv: Ajv, meta: SettingMeta, value: unknown, related: Record<string, unknown> = {}, kind?: string): SummaryRule | undefined {
   const subject = value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as object), ...Object.fromEntries(Object.entries(related).map(([k, v]) => [`$${k}`, v])) } : value;
   const tests = testsOf(ajv, meta);
   for (const [i, rule] of meta.summary.entries()) {
+    if (rule.kinds && !(kind && (rule.kinds as string[]).includes(kind))) continue;
     if (!rule.when) return rule;
     if (tests[i]!(subject)) return rule;
   }

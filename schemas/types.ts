@@ -7,6 +7,8 @@ export type UiSchema = Record<string, unknown>;
 /** One label of a setting's summary: the first entry whose `when` schema the value matches wins. */
 export interface SummaryRule {
   when?: JsonSchema;
+  /** Only for these kinds of service (a rule limited to kinds is skipped when the kind is not known). */
+  kinds?: ServiceKind[];
   label: string;
   intent?: 'success' | 'primary' | 'warning' | 'none';
 }

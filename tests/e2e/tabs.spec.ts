@@ -126,7 +126,7 @@ test('a file service’s 回源管理 holds its origin: what the storage does no
   await signIn(page);
   await page.goto('/services/demo-assets/sourceFile/');
   const panel = page.locator('[data-setting=origin]');
-  await expect(panel.locator('.setting-summary')).toHaveText('未配置源站');
+  await expect(panel.locator('.setting-summary')).toHaveText('仅从云存储读取');
   await expect(page.getByText('没有可配置的项目')).toHaveCount(0);
   await panel.getByRole('button', { name: '查看说明' }).click();
   await expect(panel).toContainText('云存储中不存在的文件（存储返回 404）将回源到以下源站获取');

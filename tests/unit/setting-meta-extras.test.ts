@@ -60,3 +60,19 @@ test('Server Push is a part of the HTTP/2 dialog: no panel of its own, and the r
   const badHidden: Declaration = { ...push, meta: { ...push.meta, partOf: { setting: 'http2', whenHidden: { server_push_enable: 'no' } } } };
   expect(badReferences(registry, badHidden).map((p) => p.path)).toEqual(['/partOf/whenHidden/server_push_enable']);
 });
+
+test('a summary label limited to kinds: a file service without an origin reads only its storage, the others have none', () => {
+  const empty = { ...(registry.defaults('origin') as object), servers: [] };
+  expect(registry.summary('origin', empty, {}, 'file')).toEqual({ when: expect.anything(), kinds: ['file'], label: '仅从云存储读取', intent: 'none' });
+  expect(registry.summary('origin', empty, {}, 'cdn')?.label).toBe('未配置源站');
+  // the kind not known (the console before the server's answer): the rules for all kinds
+  expect(registry.summary('origin', empty)?.label).toBe('未配置源站');
+});
+
+test('the checks refuse summary kinds the setting does not serve, and a fallback limited to kinds', () => {
+  const o = decl('origin');
+  const withSummary = (summary: unknown[]): Declaration => ({ ...o, meta: { ...o.meta, summary } as Declaration['meta'] });
+  expect(badMeta(o)).toEqual([]);
+  expect(badMeta(withSummary([{ kinds: ['live'], label: '直播', when: {} }, { label: '兜底' }])).map((f) => f.path)).toEqual(['/summary/0/kinds']);
+  expect(badMeta(withSummary([{ label: '兜底', kinds: ['file'] }])).map((f) => f.problem)).toContain('最后一条摘要标签须不带条件（兜底）');
+});

@@ -75,7 +75,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
   async function summaryOf(bucket: BucketRow, id: string, value: unknown): Promise<string | null> {
     const related: Record<string, unknown> = {};
     for (const other of registry.get(id)?.meta.summaryWith ?? []) related[other] = await valueOf(bucket, other);
-    return registry.summary(id, value, related)?.label ?? null;
+    return registry.summary(id, value, related, bucket.kind)?.label ?? null;
   }
 
   function varsOf(id: string): Record<string, string> | undefined {
