@@ -4,7 +4,8 @@
  * connections for PROFILE_SECONDS (default 10), and the profile's heaviest functions and files during the load are printed
  * (self time). The .cpuprofile stays in PROFILE_DIR (default /tmp/cdn-console-profile) for a flame graph
  * (Chrome DevTools, speedscope). `npx tsx tests/bench/profile-read.ts`; PROFILE_URL profiles another path,
- * PROFILE_SAVE=1 settings saves (POST) spread over the demo's services.
+ * PROFILE_SAVE=1 settings saves (POST) spread over the demo's services; PROFILE_PGLITE=1 the embedded database
+ * (PGlite in memory) with requests one at a time, as the bench's part d.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,16 +45,17 @@ function summarise(file: string, from: number, to: number, top = 25): void {
   const dir = process.env.PROFILE_DIR ?? '/tmp/cdn-console-profile';
   fs.mkdirSync(dir, { recursive: true });
   const before = new Set(fs.readdirSync(dir));
-  const pg = await scratchPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres');
+  const lite = process.env.PROFILE_PGLITE === '1';
+  const pg = lite ? null : await scratchPostgres(process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres');
   const window = { from: 0, to: 0 };
   let server: Awaited<ReturnType<typeof startLoadServer>> | null = null;
   try {
-    server = await startLoadServer({ MODE: 'app', DATABASE_URL: pg.url }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+    server = await startLoadServer({ MODE: 'app', ...(pg ? { DATABASE_URL: pg.url } : {}) }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
     const cookie = await signIn(server.url);
     // PROFILE_SAVE=1: settings saves (POST, spread over the demo's services with compression) instead of reads
     const save = process.env.PROFILE_SAVE === '1';
     const url = server.url + (process.env.PROFILE_URL ?? (save ? '/api/settings/compression/' : '/api/settings/compression/?bucket_name=demo-www'));
-    const how = save ? { method: 'POST' as const, bodies: saveSpread } : {};
+    const how = { ...(save ? { method: 'POST' as const, bodies: saveSpread } : {}), ...(lite ? { connections: 1 } : {}) };
     await load({ url, cookie, duration: 2, ...how }); // warm up
     // the profile's clock is the server's hrtime in µs (the same monotonic clock as this process's)
     window.from = Number(process.hrtime.bigint() / 1000n);
@@ -61,7 +63,7 @@ function summarise(file: string, from: number, to: number, top = 25): void {
     window.to = Number(process.hrtime.bigint() / 1000n);
   } finally {
     await server?.stop();
-    await pg.drop();
+    await pg?.drop();
   }
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile') && !before.has(f));
   if (!file) throw new Error('no profile written');
