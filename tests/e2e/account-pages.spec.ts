@@ -44,8 +44,10 @@ test('operators: add with generated secrets, edit, disable, delete', async ({ pa
   await expect(page.getByText('修改成功!配置将在 5 分钟内生效')).toBeVisible();
   await expect(row.locator('td').nth(1)).toHaveText('发布机器人');
 
+  await expect(row.locator('td').nth(2)).toHaveText('正常');
   await row.getByRole('button', { name: '禁用' }).click();
-  await expect(row).toContainText('禁用');
+  await expect(row.locator('td').nth(2)).toHaveText('已禁用');
+  await expect(row.getByRole('button', { name: '启用' })).toBeVisible();
   // disabled operators are listed after the enabled ones
   await expect(page.locator('tbody tr').last()).toHaveAttribute('data-operator', name);
 

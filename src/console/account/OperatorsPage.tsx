@@ -239,8 +239,9 @@ export default function OperatorsPage() {
                 <td>{op.operator_name}</td>
                 <td>{op.realname}</td>
                 <td>
+                  {/* the same words as the sub-accounts' state (SubaccountPage) */}
                   <Tag intent={op.status === 'enabled' ? 'success' : 'warning'} minimal>
-                    {op.status === 'enabled' ? '启用' : '禁用'}
+                    {op.status === 'enabled' ? '正常' : '已禁用'}
                   </Tag>
                 </td>
                 <td className="operator-auth">

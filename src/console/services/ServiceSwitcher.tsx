@@ -40,7 +40,8 @@ export function ServiceSwitcher({ bucket, family, paging }: { bucket: BucketInfo
       ) : page.names.length === 0 ? (
         <NonIdealState className="service-switcher-empty" description={BUCKET_SELECTOR_TEXTS.empty} />
       ) : (
-        <Menu className="service-switcher-list">
+        // options (roleStructure listoption) belong in a listbox, not in Blueprint's default role=menu
+        <Menu className="service-switcher-list" role="listbox" aria-label="服务">
           {page.names.map((n) => (
             <MenuItem key={n} text={n} active={n === bucket.bucket_name} onClick={() => choose(n)} roleStructure="listoption" selected={n === bucket.bucket_name} />
           ))}
