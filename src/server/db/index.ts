@@ -15,6 +15,7 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Database } from './schema';
 import { migrationProvider, migrationsFingerprint } from './migrations';
 import { pglitePool, type PgliteQueueOptions } from './pglite-pool';
+import { pgliteOnThread, type PgliteLike } from './pglite-thread';
 import { attachNotifications, pgNotifications, type Notifications } from './notify';
 import { lockDataDir } from './lock';
 
@@ -26,6 +27,12 @@ export interface OpenOptions {
   dataDir: string;
   /** PGlite: how long a caller waits for the single connection and how many may wait (./pglite-pool.ts). */
   queue?: PgliteQueueOptions;
+  /**
+   * PGlite on a worker thread of its own (./pglite-thread.ts), so that its statements do not hold up the
+   * server's event loop; default: off, unless PGLITE_THREAD=on (not yet measured on a quiet machine:
+   * docs/performance.md).
+   */
+  thread?: boolean;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<DB> {
@@ -42,17 +49,22 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     notifications = pgNotifications(opts.databaseUrl, pool); // LISTEN/NOTIFY for the caches (./notify.ts)
     dialect = new PostgresDialect({ pool });
   } else {
-    const { PGlite } = await import('@electric-sql/pglite');
     const memory = opts.dataDir.startsWith('memory://');
     if (!memory) fs.mkdirSync(opts.dataDir, { recursive: true });
     // one process per data folder (./lock.ts): refused before PGlite touches a page
     const unlock = memory ? () => undefined : lockDataDir(opts.dataDir);
     const snapshot = memory ? snapshotFile() : null;
-    const template = snapshot && fs.existsSync(snapshot) ? readSnapshot(snapshot) : null;
-    let pg: InstanceType<typeof PGlite>;
+    const hasTemplate = Boolean(snapshot && fs.existsSync(snapshot));
+    let pg: PgliteLike;
     try {
-      pg = template ? new PGlite(opts.dataDir, { loadDataDir: template }) : new PGlite(opts.dataDir);
-      await pg.waitReady;
+      if (opts.thread ?? process.env.PGLITE_THREAD === 'on') pg = await pgliteOnThread(opts.dataDir, hasTemplate ? snapshot : null);
+      else {
+        const { PGlite } = await import('@electric-sql/pglite');
+        const template = hasTemplate ? readSnapshot(snapshot!) : null;
+        const own = template ? new PGlite(opts.dataDir, { loadDataDir: template }) : new PGlite(opts.dataDir);
+        await own.waitReady;
+        pg = own as unknown as PgliteLike;
+      }
     } catch (e) {
       unlock();
       throw e;
@@ -70,7 +82,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     const db = new Kysely<Database>({ dialect });
     attachNotifications(db, pool);
     await migrate(db);
-    if (snapshot && !template) await writeSnapshot(snapshot, await pg.dumpDataDir('none'));
+    if (snapshot && !hasTemplate) await writeSnapshot(snapshot, await pg.dumpDataDir('none'));
     return db;
   }
   const db = new Kysely<Database>({ dialect });

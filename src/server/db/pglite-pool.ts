@@ -14,7 +14,7 @@
  * The pool is also the database's notifications (./notify.ts): LISTEN through PGlite itself, and the
  * UPDATE and DELETE statements it passes told to onWrite observers.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { PgliteLike } from './pglite-thread';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import { WriteObservers, type Notifications } from './notify';
 
@@ -43,7 +43,7 @@ export type PglitePool = PostgresPool & Notifications & {
   readonly waiting: number;
 };
 
-export function pglitePool(pg: PGlite, opts: PgliteQueueOptions = {}): PglitePool {
+export function pglitePool(pg: PgliteLike, opts: PgliteQueueOptions = {}): PglitePool {
   let busy = false;
   const line: { grant: () => void; timer?: NodeJS.Timeout }[] = [];
   const writes = new WriteObservers();
