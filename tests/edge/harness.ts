@@ -18,19 +18,11 @@ import { EdgeAgent } from '../../src/edge/agent';
 import { registerNode, currentVersion } from '../../src/server/edge/repo';
 import { seedDemoOrigins } from '../../src/server/seed/edge';
 import { configFromEnv, type ServerConfig } from '../../src/server/config';
+import { freePorts } from '../ports';
 
 export const nginxInstalled = fs.existsSync('/usr/sbin/nginx');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../ports';
 
 export interface EdgeAnswer {
   status: number;
@@ -96,7 +88,8 @@ export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; age
   const base = configFromEnv({});
   // the node's key and ports first: the server sends the rule tester's real requests to this edge, with its key
   const nodeKey = randomBytes(18).toString('base64url');
-  const ports = { http: await freePort(), https: await freePort() };
+  const [httpPort, httpsPort] = await freePorts(2);
+  const ports = { http: httpPort, https: httpsPort };
   const server = await startTestServer({ config: { ...opts.config, edge: { ...base.edge, ...opts.config?.edge, demoOrigin: `127.0.0.1:${origin.port}`, nodeName: 'test', nodeKey, httpUrl: `http://127.0.0.1:${ports.http}` } } });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(server.app.server.address() as net.AddressInfo).port}`;

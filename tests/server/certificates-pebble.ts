@@ -10,9 +10,9 @@
  *   it through the ACME configuration's caFile (acme-client's axios gets an https.Agent with it).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { freePorts } from '../ports';
 import fs from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -25,16 +25,7 @@ export interface Pebble {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../ports';
 
 function fetchText(url: string, ca: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -63,7 +54,7 @@ export async function startPebble(httpPort: number): Promise<Pebble> {
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
-  const [acmePort, mgmtPort, tlsPort, dnsPort, challMgmtPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [acmePort, mgmtPort, tlsPort, dnsPort, challMgmtPort] = await freePorts(5, [httpPort]);
   const config = path.join(dir, 'pebble.json');
   fs.writeFileSync(
     config,
