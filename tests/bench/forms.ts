@@ -394,7 +394,8 @@ export async function formsBench(): Promise<void> {
     await page.locator('.rebate-table tbody tr').first().waitFor();
     await page.getByRole('button', { name: '申请提现' }).click();
     await page.waitForURL(/\/billing\/rebateCreateApply\//);
-    await page.getByText('提现', { exact: true }).click();
+    // the method's radio: text 提现 alone also matched the list's cells, still shown while the apply page's chunk loads
+    await page.locator('label.bp6-radio').filter({ hasText: /^提现$/ }).click();
     await page.getByRole('button', { name: '添加收款信息' }).click();
     const payee = page.getByRole('dialog', { name: '添加收款信息' });
     await payee.waitFor();
