@@ -6,7 +6,7 @@
  * marked dirty on confirm so every error shows. A tester beside it runs the rule being edited.
  */
 import { recordEvent } from '../api/events';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { useAtomValue } from 'jotai';
 import { Button, Callout, Card, Checkbox, FormGroup, H3, H5, Icon, InputGroup, NumericInput, Radio, RadioGroup, Spinner, Tag } from '@blueprintjs/core';
@@ -27,6 +27,67 @@ import { GuideDrawer, type GuideTab } from './GuideDrawer';
 import { RuleTester } from './RuleTester';
 import { fromRule, newForm, STATUS_LABELS, toRule, TYPE_LABELS, type RuleForm } from './model';
 import './edge.css';
+
+// The tester and the help drawer do not depend on what is typed: a keystroke in the form re-renders
+// neither (their props stay the same; the tester reads the rule being edited only when it runs).
+const Tester = memo(RuleTester);
+const Guide = memo(GuideDrawer);
+const Action = memo(ActionEditor);
+const Conditions = memo(ConditionsEditor);
+
+/** The same array while the messages stay the same (a keystroke mostly leaves them as they were). */
+function useSameErrors(errors: FieldError[]): FieldError[] {
+  const last = useRef(errors);
+  const prev = last.current;
+  if (prev !== errors && (prev.length !== errors.length || prev.some((e, i) => e.path !== errors[i].path || e.message !== errors[i].message))) last.current = errors;
+  return last.current;
+}
+
+/**
+ * The priority (Blueprint's NumericInput): its own component, so a keystroke elsewhere in the form does
+ * not re-render it (NumericInput re-checks and re-formats its value on every render, with the locale's
+ * number formatting: the costliest part of a keystroke in the editor).
+ */
+const PriorityField = memo(function PriorityField({ value, error, maxPriority, onChange }: { value: number | null; error?: string; maxPriority: number; onChange(priority: number | null): void }) {
+  return (
+    <FormGroup
+      label="优先级"
+      labelFor="edge-priority"
+      intent={error ? 'danger' : 'none'}
+      helperText={error ?? (maxPriority > 1 ? `数值越小越先执行，可填 1 - ${maxPriority}` : '数值越小越先执行；这是第一条规则，优先级为 1')}
+    >
+      <NumericInput
+        id="edge-priority"
+        min={1}
+        max={maxPriority}
+        clampValueOnBlur={false}
+        allowNumericCharactersOnly
+        value={value ?? ''}
+        intent={error ? 'danger' : 'none'}
+        onValueChange={(n, s) => onChange(s.trim() === '' || Number.isNaN(n) ? null : n)}
+      />
+    </FormGroup>
+  );
+});
+
+/** The way back and the title: the same on every keystroke. */
+const EditorHead = memo(function EditorHead({ listPath, editing, name, kindTitle, onGuide }: { listPath: string; editing: boolean; name: string; kindTitle?: string; onGuide(tab: GuideTab): void }) {
+  return (
+    <>
+      <Link to={listPath} className="back-link">
+        <Icon icon="arrow-left" size={12} /> 返回功能配置
+      </Link>
+      <div className="page-head">
+        <H3>{editing ? '编辑边缘规则' : '添加边缘规则'}</H3>
+        <Tag minimal>{name}</Tag>
+        {kindTitle && <Tag minimal>{kindTitle}</Tag>}
+        <Button variant="minimal" intent="primary" icon="manual" className="edge-head-link" onClick={() => onGuide('guide')}>
+          使用指南
+        </Button>
+      </div>
+    </>
+  );
+});
 
 export interface EditorState {
   /** The number of rules plus one (spec 002 §2). */
@@ -87,26 +148,36 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
 
   const rule = useMemo(() => toRule(form), [form]);
   // timed for the bench only (renderers/timing.ts: nothing is kept unless the page asked)
-  const errors = useMemo(
-    () => timedValidation(() => edgeRuleErrors(rule, { count: maxPriority - 1 }), () => edgeRuleSchemaValidator()(rule), 'edge_rule'),
-    [rule, maxPriority],
+  const errors = useSameErrors(
+    useMemo(() => timedValidation(() => edgeRuleErrors(rule, { count: maxPriority - 1 }), () => edgeRuleSchemaValidator()(rule), 'edge_rule'), [rule, maxPriority]),
   );
-  const fieldErrors: FieldErrors = {
-    at(path) {
-      const server = serverErrors.find((e) => e.path === path);
-      if (server) return server.message;
-      if (!dirty && !touched.has(path)) return undefined;
-      return errors.find((e) => e.path === path)?.message;
+  const touch = useCallback((path: string) => {
+    setTouched((t) => (t.has(path) ? t : new Set(t).add(path)));
+    setServerErrors((s) => (s.some((e) => e.path === path) ? s.filter((e) => e.path !== path) : s));
+  }, []);
+  // the same object while the messages shown stay the same, so the parts of the form given it re-render only when they change
+  const fieldErrors: FieldErrors = useMemo(
+    () => ({
+      at(path) {
+        const server = serverErrors.find((e) => e.path === path);
+        if (server) return server.message;
+        if (!dirty && !touched.has(path)) return undefined;
+        return errors.find((e) => e.path === path)?.message;
+      },
+      touch,
+    }),
+    [serverErrors, dirty, touched, errors, touch],
+  );
+  const update = useCallback(
+    (patch: Partial<RuleForm>, path?: string) => {
+      if (path) touch(path);
+      setForm((f) => ({ ...f, ...patch }));
     },
-    touch(path) {
-      setTouched((t) => (t.has(path) ? t : new Set(t).add(path)));
-      setServerErrors((s) => (s.some((e) => e.path === path) ? s.filter((e) => e.path !== path) : s));
-    },
-  };
-  const update = (patch: Partial<RuleForm>, path?: string) => {
-    if (path) fieldErrors.touch(path);
-    setForm((f) => ({ ...f, ...patch }));
-  };
+    [touch],
+  );
+  const onConditions = useCallback((conditions: RuleForm['conditions']) => update({ conditions }, '/content/conditions'), [update]);
+  const onAction = useCallback((action: RuleForm['action']) => update({ action }), [update]);
+  const onPriority = useCallback((priority: number | null) => update({ priority }, '/priority'), [update]);
 
   function changeType(type: RuleType) {
     // switching the mode resets the validation messages (spec 002 §4)
@@ -169,30 +240,24 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
     }
   }
 
-  /** The rule for the tester: the form as it is, with a stand-in name. */
-  const testRule = () => {
+  /** The rule for the tester: the form as it is, with a stand-in name (read when the tester runs, so the same function every render). */
+  const current = useRef({ rule, form });
+  current.current = { rule, form };
+  const testRule = useCallback(() => {
+    const { rule, form } = current.current;
     const r = { ...rule, describe: rule.describe.trim() || '当前编辑的规则', priority: form.priority ?? maxPriority };
     const e = edgeRuleSchemaErrors(r);
     if (e.length) return `请先修正规则中的错误后再测试：${e[0].message}`;
     return { ...r, ...(config ? { rewrite_id: config.rewrite_id } : {}) };
-  };
+  }, [maxPriority, config]);
+  const closeGuide = useCallback(() => setGuide(null), []);
 
   const topError = (dirty && errors.find((e) => e.path === '')?.message) || serverErrors.find((e) => e.path === '')?.message;
   const kind = bucket ? KINDS[bucket.kind] : null;
 
   return (
     <div className="edge-editor-page">
-      <Link to={listPath} className="back-link">
-        <Icon icon="arrow-left" size={12} /> 返回功能配置
-      </Link>
-      <div className="page-head">
-        <H3>{config ? '编辑边缘规则' : '添加边缘规则'}</H3>
-        <Tag minimal>{name}</Tag>
-        {kind && <Tag minimal>{kind.title}</Tag>}
-        <Button variant="minimal" intent="primary" icon="manual" className="edge-head-link" onClick={() => setGuide('guide')}>
-          使用指南
-        </Button>
-      </div>
+      <EditorHead listPath={listPath} editing={Boolean(config)} name={name} kindTitle={kind?.title} onGuide={setGuide} />
       <div className="edge-editor-layout">
         <Card className="edge-editor-form" aria-label="规则配置">
           <FormGroup label="规则名称" labelFor="edge-describe" labelInfo="（必填）" intent={fieldErrors.at('/describe') ? 'danger' : 'none'} helperText={fieldErrors.at('/describe')}>
@@ -204,8 +269,8 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
           </RadioGroup>
           {form.type === 'general' ? (
             <>
-              <ConditionsEditor conditions={form.conditions} errors={fieldErrors} onChange={(conditions) => update({ conditions }, '/content/conditions')} />
-              <ActionEditor action={form.action} errors={fieldErrors} onChange={(action) => update({ action })} />
+              <Conditions conditions={form.conditions} errors={fieldErrors} onChange={onConditions} />
+              <Action action={form.action} errors={fieldErrors} onChange={onAction} />
             </>
           ) : (
             <>
@@ -245,23 +310,7 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
               )}
             </>
           )}
-          <FormGroup
-            label="优先级"
-            labelFor="edge-priority"
-            intent={fieldErrors.at('/priority') ? 'danger' : 'none'}
-            helperText={fieldErrors.at('/priority') ?? (maxPriority > 1 ? `数值越小越先执行，可填 1 - ${maxPriority}` : '数值越小越先执行；这是第一条规则，优先级为 1')}
-          >
-            <NumericInput
-              id="edge-priority"
-              min={1}
-              max={maxPriority}
-              clampValueOnBlur={false}
-              allowNumericCharactersOnly
-              value={form.priority ?? ''}
-              intent={fieldErrors.at('/priority') ? 'danger' : 'none'}
-              onValueChange={(n, s) => update({ priority: s.trim() === '' || Number.isNaN(n) ? null : n }, '/priority')}
-            />
-          </FormGroup>
+          <PriorityField value={form.priority} error={fieldErrors.at('/priority')} maxPriority={maxPriority} onChange={onPriority} />
           <Checkbox label="匹配后不再执行后续规则" checked={form.break} onChange={(e) => update({ break: (e.target as HTMLInputElement).checked }, '/break')} />
           <RadioGroup inline label="规则状态" selectedValue={form.status} onChange={(e) => changeStatus((e.target as HTMLInputElement).value as RuleStatus)}>
             {(['ON', 'OFF', 'DEBUG'] as RuleStatus[]).map((s) => (
@@ -293,10 +342,10 @@ function Editor({ name, listPath, maxPriority, config }: { name: string; tab: st
         <Card className="edge-editor-tester">
           <H5>规则测试</H5>
           <p className="edge-muted">模拟一个请求，查看保存这条规则后服务的全部规则会如何处理它（尚未保存，不影响线上）。</p>
-          {bucket ? <RuleTester bucketName={name} defaultHost={bucket.domains?.[0]?.domain} ip={callerIp} editing={testRule} /> : <Spinner size={24} />}
+          {bucket ? <Tester bucketName={name} defaultHost={bucket.domains?.[0]?.domain} ip={callerIp} editing={testRule} /> : <Spinner size={24} />}
         </Card>
       </div>
-      <GuideDrawer tab={guide} onChange={setGuide} onClose={() => setGuide(null)} />
+      <Guide tab={guide} onChange={setGuide} onClose={closeGuide} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
  * General (form) mode of the editor: the conditions (at most 10, all must hold) and the one
  * feature with its own inputs (spec 002 §2, §4, §5).
  */
+import { memo, useCallback, useLayoutEffect, useRef } from 'react';
 import { Button, Checkbox, ControlGroup, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, Tag } from '@blueprintjs/core';
 import { COUNTRIES, EDGE_LIMITS, PREFIXED_VARIABLES, type Operator } from '../../shared/edgerules';
 import { CASE_LABELS, changeFeature, changeVariable, CHOICE_VARIABLES, FEATURES, featureOf, KIND_LABELS, METHOD_OPTIONS, newCondition, OPERATOR_LABELS, RATE_UNITS, SCHEME_OPTIONS, VARIABLES, type ActionForm, type ConditionForm, type FeatureId, type RateUnit } from './model';
@@ -20,18 +21,38 @@ function Err({ text }: { text?: string }) {
   return text ? <div className="edge-field-error">{text}</div> : null;
 }
 
-function ConditionRow({ c, i, onChange, onRemove, errors }: { c: ConditionForm; i: number; onChange(c: ConditionForm): void; onRemove(): void; errors: FieldErrors }) {
+/** The selects' options, built once (a row used to build them on every keystroke in any row). */
+const VARIABLE_OPTIONS = VARIABLES.map((v) => ({ value: v.value, label: v.label }));
+const ALL_OPERATORS = Object.keys(OPERATOR_LABELS) as Operator[];
+const OPERATOR_OPTIONS = ALL_OPERATORS.map((o) => ({ value: o, label: OPERATOR_LABELS[o] }));
+const CHOICE_OPERATOR_OPTIONS = OPERATOR_OPTIONS.filter((o) => o.value === 'equal' || o.value === 'not_equal');
+const CASE_OPTIONS = [
+  { value: 'true', label: CASE_LABELS.true },
+  { value: 'false', label: CASE_LABELS.false },
+];
+const COUNTRY_OPTIONS = Object.entries(COUNTRIES).map(([code, name]) => ({ value: code, label: `${name}（${code}）` }));
+
+interface ConditionRowProps {
+  c: ConditionForm;
+  i: number;
+  /** The messages shown under the row (its parameter, operator and value). */
+  paramErr?: string;
+  opErr?: string;
+  valueErr?: string;
+  /** Stable across renders (the list's), so a row re-renders only when its own condition or messages change. */
+  touch(path: string): void;
+  onChange(key: number, c: ConditionForm): void;
+  onRemove(key: number): void;
+}
+
+const ConditionRow = memo(function ConditionRow({ c, i, paramErr, opErr, valueErr, touch, onChange, onRemove }: ConditionRowProps) {
   const prefixed = (PREFIXED_VARIABLES as readonly string[]).includes(c.variable);
   const choice = CHOICE_VARIABLES.includes(c.variable);
   const varInfo = VARIABLES.find((v) => v.value === c.variable);
-  const operators = (Object.keys(OPERATOR_LABELS) as Operator[]).filter((o) => !choice || o === 'equal' || o === 'not_equal');
   const set = (patch: Partial<ConditionForm>, path: string) => {
-    errors.touch(path);
-    onChange({ ...c, ...patch });
+    touch(path);
+    onChange(c.key, { ...c, ...patch });
   };
-  const paramErr = errors.at(C(i, 'lvalue/value'));
-  const valueErr = errors.at(C(i, 'rvalue/value'));
-  const opErr = errors.at(C(i, 'operator'));
   return (
     <div className="edge-condition" data-testid={`condition-${i}`}>
       <div className="edge-condition-join">{i === 0 ? '当' : '且'}</div>
@@ -41,10 +62,10 @@ function ConditionRow({ c, i, onChange, onRemove, errors }: { c: ConditionForm; 
             aria-label="变量"
             value={c.variable}
             onChange={(e) => {
-              errors.touch(C(i, 'lvalue/value'));
-              onChange(changeVariable(c, e.target.value));
+              touch(C(i, 'lvalue/value'));
+              onChange(c.key, changeVariable(c, e.target.value));
             }}
-            options={VARIABLES.map((v) => ({ value: v.value, label: v.label }))}
+            options={VARIABLE_OPTIONS}
           />
           {prefixed && (
             <InputGroup
@@ -56,24 +77,14 @@ function ConditionRow({ c, i, onChange, onRemove, errors }: { c: ConditionForm; 
               className="edge-param"
             />
           )}
-          <HTMLSelect aria-label="匹配方式" value={c.operator} onChange={(e) => set({ operator: e.target.value as Operator }, C(i, 'operator'))} options={operators.map((o) => ({ value: o, label: OPERATOR_LABELS[o] }))} />
-          {!choice && (
-            <HTMLSelect
-              aria-label="大小写"
-              value={String(c.caseSensitive)}
-              onChange={(e) => set({ caseSensitive: e.target.value === 'true' }, C(i, 'case_sensitive'))}
-              options={[
-                { value: 'true', label: CASE_LABELS.true },
-                { value: 'false', label: CASE_LABELS.false },
-              ]}
-            />
-          )}
+          <HTMLSelect aria-label="匹配方式" value={c.operator} onChange={(e) => set({ operator: e.target.value as Operator }, C(i, 'operator'))} options={choice ? CHOICE_OPERATOR_OPTIONS : OPERATOR_OPTIONS} />
+          {!choice && <HTMLSelect aria-label="大小写" value={String(c.caseSensitive)} onChange={(e) => set({ caseSensitive: e.target.value === 'true' }, C(i, 'case_sensitive'))} options={CASE_OPTIONS} />}
           {c.variable === 'http_method' ? (
             <HTMLSelect aria-label="匹配值" value={c.value} onChange={(e) => set({ value: e.target.value }, C(i, 'rvalue/value'))} options={METHOD_OPTIONS} />
           ) : c.variable === 'http_scheme' ? (
             <HTMLSelect aria-label="匹配值" value={c.value} onChange={(e) => set({ value: e.target.value }, C(i, 'rvalue/value'))} options={SCHEME_OPTIONS} />
           ) : c.variable === 'country_code' ? (
-            <HTMLSelect aria-label="匹配值" value={c.value} onChange={(e) => set({ value: e.target.value }, C(i, 'rvalue/value'))} options={Object.entries(COUNTRIES).map(([code, name]) => ({ value: code, label: `${name}（${code}）` }))} />
+            <HTMLSelect aria-label="匹配值" value={c.value} onChange={(e) => set({ value: e.target.value }, C(i, 'rvalue/value'))} options={COUNTRY_OPTIONS} />
           ) : (
             <InputGroup
               aria-label="匹配值"
@@ -89,14 +100,32 @@ function ConditionRow({ c, i, onChange, onRemove, errors }: { c: ConditionForm; 
         <Err text={opErr} />
         <Err text={valueErr} />
       </div>
-      <Button icon="trash" variant="minimal" aria-label={`删除条件 ${i + 1}`} onClick={onRemove} />
+      <Button icon="trash" variant="minimal" aria-label={`删除条件 ${i + 1}`} onClick={() => onRemove(c.key)} />
     </div>
   );
-}
+});
 
+/**
+ * The conditions. A keystroke in one condition re-renders that row only: the rows are memoized and get
+ * their messages as strings and callbacks that stay the same (they read the latest list through a ref,
+ * as the handlers of the last render did).
+ */
 export function ConditionsEditor({ conditions, onChange, errors }: { conditions: ConditionForm[]; onChange(c: ConditionForm[]): void; errors: FieldErrors }) {
   const full = conditions.length >= EDGE_LIMITS.maxConditions;
   const listErr = errors.at('/content/conditions');
+  const latest = useRef({ conditions, onChange, touch: errors.touch });
+  useLayoutEffect(() => {
+    latest.current = { conditions, onChange, touch: errors.touch };
+  });
+  const touch = useCallback((path: string) => latest.current.touch(path), []);
+  const onRowChange = useCallback((key: number, next: ConditionForm) => {
+    const { conditions, onChange } = latest.current;
+    onChange(conditions.map((x) => (x.key === key ? next : x)));
+  }, []);
+  const onRowRemove = useCallback((key: number) => {
+    const { conditions, onChange } = latest.current;
+    onChange(conditions.filter((x) => x.key !== key));
+  }, []);
   return (
     <FormGroup label="判断条件" labelInfo={<Tag minimal round>{`${conditions.length} / ${EDGE_LIMITS.maxConditions}`}</Tag>} className="edge-conditions">
       {conditions.length === 0 && <div className="edge-muted edge-empty-conditions">没有判断条件时，规则对所有请求生效</div>}
@@ -105,9 +134,12 @@ export function ConditionsEditor({ conditions, onChange, errors }: { conditions:
           key={c.key}
           c={c}
           i={i}
-          errors={errors}
-          onChange={(next) => onChange(conditions.map((x) => (x.key === c.key ? next : x)))}
-          onRemove={() => onChange(conditions.filter((x) => x.key !== c.key))}
+          paramErr={errors.at(C(i, 'lvalue/value'))}
+          opErr={errors.at(C(i, 'operator'))}
+          valueErr={errors.at(C(i, 'rvalue/value'))}
+          touch={touch}
+          onChange={onRowChange}
+          onRemove={onRowRemove}
         />
       ))}
       <Err text={listErr} />
