@@ -3,8 +3,7 @@
  * of its own (the dialog has 确定), live validation with the declaration's Chinese messages, server
  * refusals shown under their fields. `formRef` gives the caller `validateForm()`.
  */
-import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useReducer, useRef, useState, type Ref } from 'react';
-import { deepEquals } from '@rjsf/utils';
+import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
@@ -102,134 +101,35 @@ function useTouched(enabled: boolean | undefined, outer: Ref<any> | undefined) {
   };
 }
 
-/** What the engine was handed and what it reported last: see `engineFormData`. */
-export interface EngineData {
-  /** The `formData` prop the engine was last rendered with. */
-  given: unknown;
-  /** The `formData` of the engine's last change event; `NOT_REPORTED` before the first. */
-  reported: unknown;
-  /** Whether the engine holds `reported` while its prop is still `given` (its caller's echo held back). */
-  behind: boolean;
-}
-
-export const NOT_REPORTED: unique symbol = Symbol('not reported');
-
-/**
- * The `formData` to hand the engine on this render, and when to render again ('idle': once the page is
- * idle; 'now': before the frame). The caller stores what the engine reports and passes it back (a
- * controlled form): RJSF takes the new prop as a change and recomputes its whole state from it — the
- * defaults of every field of the declaration, the retrieved schema — to arrive at the state it already
- * has: on a large form as long again as the keystroke itself (tests/bench/forms.ts). So when the caller
- * passes back exactly the object the engine reported, the engine keeps the prop it had until the page is
- * idle after the frame (`settled`), and is handed the object then: the echo costs what it did, after the
- * frame. Any other value — a reset, data the caller reshaped, an update from elsewhere — is handed over at
- * once, as before; one that the engine, still behind, would take for its old prop (RJSF compares props
- * deeply) is preceded by the reported object, in the same frame, so the engine sees the change.
- */
-export function engineFormData(state: EngineData, formData: unknown, settled: boolean): { formData: unknown; again: 'idle' | 'now' | null } {
-  const echo = formData === state.reported && formData !== state.given;
-  if (echo && !settled) {
-    state.behind = true;
-    return { formData: state.given, again: 'idle' };
-  }
-  if (state.behind && !echo && deepEquals(formData, state.given) && !deepEquals(formData, state.reported)) {
-    state.given = state.reported;
-    state.behind = false;
-    return { formData: state.given, again: 'now' };
-  }
-  state.given = formData;
-  state.behind = false;
-  return { formData, again: null };
-}
-
-type Idle = (cb: () => void, o: { timeout: number }) => number;
-
-/** `engineFormData` in a component: the held-back echo is handed over when the page is next idle (within 200 ms). */
-function useEngineData(formData: unknown) {
-  const state = useRef<EngineData>({ given: formData, reported: NOT_REPORTED, behind: false });
-  const settle = useRef(false);
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const { formData: toEngine, again } = engineFormData(state.current, formData, settle.current);
-  settle.current = false;
-  useLayoutEffect(() => {
-    if (again === 'now') rerender();
-  });
-  useEffect(() => {
-    if (again !== 'idle') return;
-    let done = false;
-    const run = () => {
-      if (done) return;
-      done = true;
-      settle.current = true;
-      rerender();
-    };
-    const idle = (globalThis as { requestIdleCallback?: Idle }).requestIdleCallback;
-    const cancelIdle = (globalThis as { cancelIdleCallback?: (h: number) => void }).cancelIdleCallback;
-    if (idle && cancelIdle) {
-      const handle = idle(run, { timeout: 200 });
-      return () => {
-        done = true;
-        cancelIdle(handle);
-      };
-    }
-    const handle = setTimeout(run, 50);
-    return () => {
-      done = true;
-      clearTimeout(handle);
-    };
-  });
-  const onReport = useCallback((reported: unknown) => {
-    state.current.reported = reported;
-  }, []);
-  return { formData: toEngine, onReport };
-}
-
-const NO_SUBMIT = { norender: true };
-
 export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, formContext, formRef, rules, idPrefix, errorsAfterTouch }: DeclarationFormProps) {
   // a declaration asks for it in its UI schema: "ui:options": { "errorsAfterTouch": true }
   const afterTouch = errorsAfterTouch ?? Boolean((ui['ui:options'] as { errorsAfterTouch?: boolean } | undefined)?.errorsAfterTouch);
   const touched = useTouched(afterTouch, formRef);
-  const engine = useEngineData(formData);
-  // the same objects from render to render while their sources stay the same: RJSF compares its props (and
-  // its state, which holds them) deeply on every update, and an unchanged reference ends that at once
-  const uiSchema = useMemo(() => ({ ...ui, 'ui:submitButtonOptions': NO_SUBMIT }), [ui]);
-  const customValidate = useMemo(() => (rules ? rulesValidate(rules, ui) : undefined), [rules, ui]);
-  const extraErrors = useMemo(() => (errors?.length ? toErrorSchema(errors) : undefined), [errors]);
-  const context = touched.context(formContext);
-  // the caller's onChange of this render, for the engine's handler that stays the same
-  const latest = useRef({ onChange, onTouch: touched.onTouch, onReport: engine.onReport });
-  latest.current = { onChange, onTouch: touched.onTouch, onReport: engine.onReport };
-  const onEngineChange = useCallback((e: IChangeEvent, id?: string) => {
-    const { onChange, onTouch, onReport } = latest.current;
-    if (id) onTouch(id);
-    onReport(e.formData);
-    onChange(e.formData, e);
-  }, []);
   return (
     <ThemedForm
       ref={touched.ref}
       tagName="div"
       idPrefix={idPrefix}
       schema={schema}
-      uiSchema={uiSchema}
-      formData={engine.formData}
-      formContext={context}
+      uiSchema={{ ...ui, 'ui:submitButtonOptions': { norender: true } }}
+      formData={formData}
+      formContext={touched.context(formContext)}
       onBlur={touched.onTouch}
       validator={validatorFor(schema)}
       liveValidate="onChange"
       showErrorList={false}
       noHtml5Validate
       transformErrors={transformErrors}
-      customValidate={customValidate}
-      extraErrors={extraErrors}
-      onChange={onEngineChange}
-      onError={ignoreErrors}
+      customValidate={rules ? rulesValidate(rules, ui) : undefined}
+      extraErrors={errors?.length ? toErrorSchema(errors) : undefined}
+      onChange={(e: IChangeEvent, id?: string) => {
+        if (id) touched.onTouch(id);
+        onChange(e.formData, e);
+      }}
+      onError={() => undefined}
     />
   );
 }
-
-const ignoreErrors = () => undefined;
 
 /** A declaration of the bench's own, kept in its state as a dialog keeps its form's value. */
 function BenchForm({ formData, ...props }: Omit<DeclarationFormProps, 'onChange'>) {
