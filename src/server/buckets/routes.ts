@@ -2,13 +2,12 @@
  * Service lists and service info (spec 000 §7 "Service search", "Bucket info used globally").
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ok } from '../http/envelope';
 import { keysetQuery, limitProp, cursorProp } from '../http/keyset';
 import { SERVICE_KINDS, SERVICE_LIST_PAGE_SIZE } from '../../shared/services';
 import { writeLog } from '../accounts/oplog';
-import { bucketForUser, bucketInfo, domainsOf, typesOfKind, visibleTo } from './repo';
+import { bucketForUser, bucketInfo, DOMAIN_LIST_SQL, domainsOf, typesOfKind, visibleTo } from './repo';
 import { bucketInfoAnswer, bucketListAnswer, bucketListV2Answer, bucketSummaryAnswer } from './answer';
 
 interface ListQuery {
@@ -32,9 +31,6 @@ const listQuerySchema = {
   },
 };
 
-/** A service's domains as the list answers them, read with the service (one statement for the page). */
-const DOMAINS_SQL = sql<{ domain: string; cname: string }[]>`(select coalesce(json_agg(json_build_object('domain', d.domain, 'cname', d.cname) order by d.id), '[]'::json) from bucket_domains as d where d.bucket_id = buckets.id)`;
-
 export function bucketRoutes(app: FastifyInstance, db: DB): void {
   app.get<{ Querystring: ListQuery }>('/api/buckets/', { config: { access: 'user' }, schema: { querystring: listQuerySchema, response: bucketListAnswer } }, async (req) => {
     const q = req.query;
@@ -46,7 +42,7 @@ export function bucketRoutes(app: FastifyInstance, db: DB): void {
     if (q.business_type) base = base.where('kind', '=', q.business_type);
     if (like) base = base.where('name', 'ilike', like);
     // with_domains: each service's domains in the same statement (in the order they were added)
-    const listed = q.with_domains ? base.select(DOMAINS_SQL.as('domain_list')) : base;
+    const listed = q.with_domains ? base.select(DOMAIN_LIST_SQL.as('domain_list')) : base;
     const { items: page, pager } = await keysetQuery(listed as typeof base, 'buckets.id', { limit: q.limit, since: q.since, max: q.max });
     return ok(
       page.map((b) => bucketInfo(b, q.with_domains ? ((b as { domain_list?: { domain: string; cname: string }[] }).domain_list ?? []) : undefined)),

@@ -66,9 +66,8 @@ export async function pgliteOnThread(dataDir: string, template: string | null): 
     else p.resolve(m.result);
   });
 
-  function call<T>(message: Record<string, unknown>): Promise<T> {
+  function call<T>(message: Record<string, unknown>, id = next++): Promise<T> {
     if (ended) return Promise.reject(ended);
-    const id = next++;
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       worker.postMessage({ id, ...message });
@@ -78,9 +77,9 @@ export async function pgliteOnThread(dataDir: string, template: string | null): 
   return {
     query: <R>(sql: string, params: unknown[] = []) => call<{ rows: R[]; affectedRows?: number }>({ op: 'query', sql, params }),
     async listen(channel, onPayload) {
-      const id = next; // the listen call's own id names its notifications
+      const id = next++; // the listen call's id names its notifications
       listeners.set(id, onPayload);
-      await call({ op: 'listen', channel });
+      await call({ op: 'listen', channel }, id);
       return async () => {
         listeners.delete(id);
         if (!closed) await call({ op: 'unlisten', of: id });

@@ -34,7 +34,8 @@ export async function currentVersion(db: DB): Promise<number> {
 }
 
 const TRIM_EVERY_MS = 60_000;
-let trimmedAt = 0;
+/** When each database (a process may hold several: the tests) was last trimmed. */
+const trimmedAt = new WeakMap<DB, number>();
 
 /**
  * Forgets the changes below the current version (only the newest finished one is needed), at most once
@@ -42,8 +43,8 @@ let trimmedAt = 0;
  * change until one does.
  */
 export async function trimChanges(db: DB, now = Date.now()): Promise<void> {
-  if (now - trimmedAt < TRIM_EVERY_MS) return;
-  trimmedAt = now;
+  if (now - (trimmedAt.get(db) ?? 0) < TRIM_EVERY_MS) return;
+  trimmedAt.set(db, now);
   await sql`delete from edge_changes where version < edge_current_version()`.execute(db);
 }
 

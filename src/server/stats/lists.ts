@@ -4,12 +4,11 @@
  * cursor pager of /api/buckets/ (previous: since; next: max; a cursor only when there is a page).
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { DB } from '../db';
 import type { Need } from '../../shared/permissions';
 import { ok } from '../http/envelope';
 import { keysetQuery } from '../http/keyset';
-import { dataScopeTo } from '../buckets/repo';
+import { dataScopeTo, DOMAIN_LIST_SQL } from '../buckets/repo';
 import { malformed } from './scope';
 import { followingBuckets } from './follow';
 import { ApiError } from '../http/errors';
@@ -38,8 +37,6 @@ function listParams(q: ListQuery) {
   return { flowType, limit, since: int(q.since, 'since'), max: int(q.max, 'max') };
 }
 
-const DOMAIN_NAMES = sql<string[]>`(select coalesce(json_agg(d.domain order by d.id), '[]'::json) from bucket_domains as d where d.bucket_id = buckets.id)`;
-
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 
 export function listRoutes(app: FastifyInstance, db: DB): void {
@@ -48,7 +45,7 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
     const { flowType, limit, since, max } = listParams(req.query);
     const search = (req.query.search ?? req.query.bucket_name ?? '').trim();
     // each service's domains in the same statement (in the order they were added), as the service list does
-    let base = dataScopeTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark', DOMAIN_NAMES.as('domain_names')]), req.user!).where(
+    let base = dataScopeTo(db.selectFrom('buckets').select(['buckets.id', 'buckets.name', 'buckets.kind', 'buckets.remark', DOMAIN_LIST_SQL.as('domain_list')]), req.user!).where(
       'buckets.kind',
       'in',
       FLOW_TYPE_KINDS[flowType],
@@ -56,7 +53,7 @@ export function listRoutes(app: FastifyInstance, db: DB): void {
     if (search) base = base.where('buckets.name', 'ilike', like(search));
     const { items, pager } = await keysetQuery(base, 'buckets.id', { limit, since, max });
     return ok(
-      items.map((b) => ({ bucket_id: b.id, bucket_name: b.name, kind: b.kind, type: b.kind === 'file' ? 'file' : 'ucdn', remark: b.remark, domains: (b.domain_names ?? []).map((domain) => ({ domain })) })),
+      items.map((b) => ({ bucket_id: b.id, bucket_name: b.name, kind: b.kind, type: b.kind === 'file' ? 'file' : 'ucdn', remark: b.remark, domains: (b.domain_list ?? []).map((d) => ({ domain: d.domain })) })),
       { pager },
     );
   });
