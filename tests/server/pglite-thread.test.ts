@@ -1,8 +1,10 @@
 /**
- * PGlite on a worker thread (src/server/db/pglite-thread.ts, PGLITE_THREAD=on): the same database calls
+ * PGlite on a worker thread (src/server/db/pglite-thread.ts, the default; PGLITE_THREAD=off keeps it on the server's thread): the same database calls
  * as on the server's own thread — parameters and rows, PostgreSQL's error fields, LISTEN/NOTIFY, the data
  * directory's dump, closing — and the server working on it.
  */
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { pgliteOnThread } from '../../src/server/db/pglite-thread';
 import { startTestServer, Client, type TestServer } from './helpers';
@@ -46,11 +48,20 @@ describe('PGlite on a worker thread', () => {
     await expect(pg.query('select 1')).rejects.toThrow();
   }, 60_000);
 
-  describe('the server on it', () => {
+  it('does not keep the process alive once no call waits for it (a database left open still lets the process end)', () => {
+    const script = `const { pgliteOnThread } = require(${JSON.stringify(path.resolve(__dirname, '../../src/server/db/pglite-thread.ts'))});
+      pgliteOnThread('memory://', null).then((pg) => pg.query('select 41 + 1 as n')).then((r) => console.log('answer', r.rows[0].n));`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 50_000 });
+    expect(run.stdout).toContain('answer 42');
+    expect(run.status).toBe(0); // ended by itself: the time-out would have killed it (status null)
+  }, 60_000);
+
+  // on its own thread by default; PGLITE_THREAD=off keeps it on the server's thread
+  describe.each(['on', 'off'])('the server with PGLITE_THREAD=%s', (setting) => {
     let t: TestServer;
     const before = process.env.PGLITE_THREAD;
     beforeAll(async () => {
-      process.env.PGLITE_THREAD = 'on';
+      process.env.PGLITE_THREAD = setting;
       t = await startTestServer();
     }, 60_000);
     afterAll(async () => {
@@ -68,6 +79,7 @@ describe('PGlite on a worker thread', () => {
       expect((await c.get('/api/settings/compression/?bucket_name=demo-www')).json().data.gzip.level).toBe(7);
       const bad = (await c.post('/api/settings/compression/', { ...value, gzip: { disable: false, level: 99 } })).json();
       expect(bad.result).toBe(false);
+      expect(bad.error_code).toBeDefined();
       expect((await c.get('/api/settings/compression/?bucket_name=demo-www')).json().data.gzip.level).toBe(7);
     });
   });

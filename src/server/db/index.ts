@@ -29,8 +29,8 @@ export interface OpenOptions {
   queue?: PgliteQueueOptions;
   /**
    * PGlite on a worker thread of its own (./pglite-thread.ts), so that its statements do not hold up the
-   * server's event loop; default: off, unless PGLITE_THREAD=on (not yet measured on a quiet machine:
-   * docs/performance.md).
+   * server's event loop, which then stays free to accept new connections (docs/performance.md); default:
+   * on, unless PGLITE_THREAD=off.
    */
   thread?: boolean;
 }
@@ -57,7 +57,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     const hasTemplate = Boolean(snapshot && fs.existsSync(snapshot));
     let pg: PgliteLike;
     try {
-      if (opts.thread ?? process.env.PGLITE_THREAD === 'on') pg = await pgliteOnThread(opts.dataDir, hasTemplate ? snapshot : null);
+      if (opts.thread ?? process.env.PGLITE_THREAD !== 'off') pg = await pgliteOnThread(opts.dataDir, hasTemplate ? snapshot : null);
       else {
         const { PGlite } = await import('@electric-sql/pglite');
         const template = hasTemplate ? readSnapshot(snapshot!) : null;

@@ -3,8 +3,8 @@
  * (./pglite-pool.ts): query, listen, dumpDataDir, close. The server's event loop then stays free while a
  * statement runs — it reads and answers other requests and accepts new connections — and the database
  * gets the machine's second core. Each call is one message each way (structured clone of the parameters
- * and rows). Chosen with PGLITE_THREAD=on (docs/operations.md); off by default until it is measured on a
- * quiet machine (docs/performance.md).
+ * and rows). The default; PGLITE_THREAD=off keeps PGlite on the server's thread (docs/operations.md;
+ * the figures of both in docs/performance.md).
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -57,11 +57,15 @@ export async function pgliteOnThread(dataDir: string, template: string | null): 
     throw e;
   });
 
+  // the thread keeps the process alive only while a call waits for it, as PGlite on the server's own thread
+  // holds nothing open: a server or test that forgot to close its database still ends
+  worker.unref();
   worker.on('message', (m: { id?: number; op?: string; of?: number; payload?: string; result?: unknown; error?: Failure }) => {
     if (m.op === 'notify') return listeners.get(m.of!)?.(m.payload!);
     const p = pending.get(m.id!);
     if (!p) return;
     pending.delete(m.id!);
+    if (!pending.size) worker.unref();
     if (m.error) p.reject(errorFrom(m.error));
     else p.resolve(m.result);
   });
@@ -69,6 +73,7 @@ export async function pgliteOnThread(dataDir: string, template: string | null): 
   function call<T>(message: Record<string, unknown>, id = next++): Promise<T> {
     if (ended) return Promise.reject(ended);
     return new Promise<T>((resolve, reject) => {
+      if (!pending.size) worker.ref();
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       worker.postMessage({ id, ...message });
     });
