@@ -3,8 +3,9 @@
  * of its own (the dialog has 确定), live validation with the declaration's Chinese messages, server
  * refusals shown under their fields. `formRef` gives the caller `validateForm()`.
  */
-import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { useCallback, useImperativeHandle, useLayoutEffect, useMemo, useReducer, useRef, useState, type Ref } from 'react';
 import { createRoot } from 'react-dom/client';
+import { deepEquals } from '@rjsf/utils';
 import type { IChangeEvent } from '@rjsf/core';
 import type { FieldError } from '../src/shared/errors';
 import { collapseLines, ThemedForm, transformErrors, validatorFor, type RulesValidate } from './theme';
@@ -97,39 +98,134 @@ function useTouched(enabled: boolean | undefined, outer: Ref<any> | undefined) {
   const memo = useMemo(() => ({ ref: inner, onTouch }), [onTouch]);
   return {
     ...memo,
-    context: (formContext: unknown) => (enabled && !touched.all ? { ...(formContext as object), touched: touched.ids } : formContext),
+    /** The touched fields, or null when every error shows (not asked for, or after `validateForm()`). */
+    shown: enabled && !touched.all ? touched.ids : null,
   };
 }
 
-export function DeclarationForm({ schema, ui = {}, formData, onChange, errors, formContext, formRef, rules, idPrefix, errorsAfterTouch }: DeclarationFormProps) {
+/** What the engine was handed and what it reported last: see `engineFormData`. */
+export interface EngineData {
+  /** The `formData` prop the engine was last rendered with. */
+  given: unknown;
+  /** The `formData` of the engine's last change event; `NOT_REPORTED` before the first. */
+  reported: unknown;
+  /** Whether the engine holds `reported` while its prop is still `given` (the caller's echo held back). */
+  behind: boolean;
+  /** The engine's other props on its last render, compared by identity. */
+  others: readonly unknown[];
+}
+
+export const NOT_REPORTED: unique symbol = Symbol('not reported');
+
+/**
+ * The `formData` to hand the engine on this render, and whether to render once more before the frame.
+ *
+ * Every caller stores what the engine reports and passes it back (a controlled form). RJSF takes the new
+ * prop as a change and derives its whole state from it again — the defaults of every field of the
+ * declaration, the schema resolved for each if/then — only to arrive at the state it already holds: on the
+ * 200-field form of tests/bench/forms.ts a quarter of each keystroke. So when the caller passes back exactly
+ * the object the engine reported and nothing else of the engine's props changed, the engine keeps the prop
+ * it had. Its state is the reported value; the prop only matters to RJSF when it changes or when another
+ * prop does (RJSF then derives its state from the prop), and in both cases the engine is handed the
+ * caller's value at once:
+ * - any other value (a reset, data the caller reshaped, a change made elsewhere) goes through as before;
+ * - the echo goes through when another prop changed in the same render (new errors, a touched field);
+ * - a value equal to the prop the engine still has (a reset to the value the form opened with) would look
+ *   like no change to RJSF, which compares props deeply: the engine is first handed its report, then, in a
+ *   second render before the frame (`again`), the value.
+ */
+export function engineFormData(
+  state: Readonly<EngineData>,
+  formData: unknown,
+  others: readonly unknown[],
+): { formData: unknown; again: boolean; next: Omit<EngineData, 'reported'> } {
+  const othersSame = others.length === state.others.length && others.every((o, i) => o === state.others[i]);
+  if (formData === state.reported && othersSame && state.given !== undefined) {
+    return { formData: state.given, again: false, next: { given: state.given, behind: state.given !== formData, others } };
+  }
+  if (state.behind && formData !== state.reported && deepEquals(formData, state.given) && !deepEquals(formData, state.reported)) {
+    return { formData: state.reported, again: true, next: { given: state.reported, behind: false, others } };
+  }
+  return { formData, again: false, next: { given: formData, behind: false, others } };
+}
+
+/**
+ * `engineFormData` in a component. The render only reads; what the engine was handed is recorded once the
+ * render is committed (a render React discards, or calls twice in development, changes nothing).
+ * `onReport` is told each value the engine reports.
+ */
+function useEngineData(formData: unknown, others: readonly unknown[]) {
+  const state = useRef<EngineData | null>(null);
+  state.current ??= { given: formData, reported: NOT_REPORTED, behind: false, others };
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const { formData: toEngine, again, next } = engineFormData(state.current, formData, others);
+  useLayoutEffect(() => {
+    Object.assign(state.current!, next);
+    if (again) rerender();
+  });
+  const onReport = useCallback((reported: unknown) => {
+    state.current!.reported = reported;
+  }, []);
+  return { formData: toEngine, onReport };
+}
+
+/** The previous value while the new one is deeply equal to it (callers often build `ui` or `errors` anew on each render). */
+function useStable<T>(value: T): T {
+  const kept = useRef(value);
+  if (kept.current !== value && !deepEquals(kept.current, value)) kept.current = value;
+  return kept.current;
+}
+
+const NO_SUBMIT = { norender: true };
+
+export function DeclarationForm({ schema, ui: uiGiven = {}, formData, onChange, errors: errorsGiven, formContext, formRef, rules, idPrefix, errorsAfterTouch }: DeclarationFormProps) {
+  const ui = useStable(uiGiven);
+  const errors = useStable(errorsGiven);
   // a declaration asks for it in its UI schema: "ui:options": { "errorsAfterTouch": true }
   const afterTouch = errorsAfterTouch ?? Boolean((ui['ui:options'] as { errorsAfterTouch?: boolean } | undefined)?.errorsAfterTouch);
   const touched = useTouched(afterTouch, formRef);
+  // the form's context with the touched fields; the same object while neither changes
+  const context = useMemo(() => (touched.shown ? { ...(formContext as object), touched: touched.shown } : formContext), [formContext, touched.shown]);
+  // the same objects from render to render while their sources stay the same, so that the caller's echo
+  // can be recognised (useEngineData) and RJSF's deep comparison of its props ends at the first reference
+  const uiSchema = useMemo(() => ({ ...ui, 'ui:submitButtonOptions': NO_SUBMIT }), [ui]);
+  const customValidate = useMemo(() => (rules ? rulesValidate(rules, ui) : undefined), [rules, ui]);
+  const extraErrors = useMemo(() => (errors?.length ? toErrorSchema(errors) : undefined), [errors]);
+  const validator = validatorFor(schema);
+  const engine = useEngineData(formData, [schema, uiSchema, context, customValidate, extraErrors, validator, idPrefix, touched.onTouch]);
+  // the caller's handlers of this render, for the engine's handler that stays the same
+  const latest = useRef({ onChange, onTouch: touched.onTouch, onReport: engine.onReport });
+  latest.current = { onChange, onTouch: touched.onTouch, onReport: engine.onReport };
+  const onEngineChange = useCallback((e: IChangeEvent, id?: string) => {
+    const { onChange, onTouch, onReport } = latest.current;
+    if (id) onTouch(id);
+    onReport(e.formData);
+    onChange(e.formData, e);
+  }, []);
   return (
     <ThemedForm
       ref={touched.ref}
       tagName="div"
       idPrefix={idPrefix}
       schema={schema}
-      uiSchema={{ ...ui, 'ui:submitButtonOptions': { norender: true } }}
-      formData={formData}
-      formContext={touched.context(formContext)}
+      uiSchema={uiSchema}
+      formData={engine.formData}
+      formContext={context}
       onBlur={touched.onTouch}
-      validator={validatorFor(schema)}
+      validator={validator}
       liveValidate="onChange"
       showErrorList={false}
       noHtml5Validate
       transformErrors={transformErrors}
-      customValidate={rules ? rulesValidate(rules, ui) : undefined}
-      extraErrors={errors?.length ? toErrorSchema(errors) : undefined}
-      onChange={(e: IChangeEvent, id?: string) => {
-        if (id) touched.onTouch(id);
-        onChange(e.formData, e);
-      }}
-      onError={() => undefined}
+      customValidate={customValidate}
+      extraErrors={extraErrors}
+      onChange={onEngineChange}
+      onError={ignoreErrors}
     />
   );
 }
+
+const ignoreErrors = () => undefined;
 
 /** A declaration of the bench's own, kept in its state as a dialog keeps its form's value. */
 function BenchForm({ formData, ...props }: Omit<DeclarationFormProps, 'onChange'>) {
