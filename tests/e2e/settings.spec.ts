@@ -110,6 +110,9 @@ test('the CDN list pages by cursor and searches by name', async ({ page }) => {
   await expect(rows).toHaveCount(10);
   await page.getByPlaceholder('请输入服务名称').fill('static');
   await expect(rows).toHaveCount(1);
+  // a single page: no arrows at all (renderers/CursorPager.tsx)
+  await expect(page.getByRole('button', { name: '下一页' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: '上一页' })).toHaveCount(0);
   await expect(rows.first()).toContainText('demo-static');
   await page.getByPlaceholder('请输入服务名称').fill('nothing-like-this');
   await expect(page.getByText('没有找到匹配的服务')).toBeVisible();

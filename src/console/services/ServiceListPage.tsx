@@ -138,8 +138,8 @@ export default function ServiceListPage() {
           </tbody>
         </HTMLTable>
       )}
-      {/* no arrows under an empty first page */}
-      {!(rows?.length === 0 && pager.since === null && pager.max === null) && <CursorPagerButtons pager={pager} onCursor={setCursor} />}
+      {/* no arrows under a single page (CursorPagerButtons) */}
+      <CursorPagerButtons pager={pager} onCursor={setCursor} />
     </div>
   );
 }
