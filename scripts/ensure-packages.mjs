@@ -4,7 +4,7 @@
  * Chromium (browser tests; Playwright cannot download its own browser here) with CJK fonts, ffmpeg
  * (media processing), pebble (the ACME test server the certificate tests obtain certificates from),
  * and the edge: nginx 1.22 with its lua (LuaJIT), brotli, stream, image-filter and geoip modules, the
- * country database, and luajit2 for the Lua checks (docs/edge.md). Debian's plain `luajit` package
+ * country database, luajit2 for the Lua checks (docs/edge.md), and wrk for the edge's figures in the bench. Debian's plain `luajit` package
  * conflicts with the lua module's libluajit2 and is never installed. Otherwise says how to install them.
  */
 import { existsSync } from 'node:fs';
@@ -24,6 +24,8 @@ const wanted = [
   { file: '/usr/lib/nginx/modules/ngx_http_geoip_module.so', packages: ['libnginx-mod-http-geoip'] },
   { file: '/usr/share/GeoIP/GeoIP.dat', packages: ['geoip-database'] },
   { file: '/usr/bin/luajit', packages: ['luajit2'] },
+  // the edge's throughput figures of `npm run bench` (tests/bench/edge.ts, edge-rules-live.ts)
+  { file: '/usr/bin/wrk', packages: ['wrk'] },
 ];
 const missing = wanted.filter((w) => !existsSync(w.file));
 if (missing.length === 0) process.exit(0);
