@@ -146,6 +146,8 @@ for (const url of PAGES) {
     const file = info.outputPath('page.png');
     await page.screenshot({ path: file, fullPage: true });
     await info.attach(url, { path: file, contentType: 'image/png' });
-    expect(await problems(page)).toEqual([]);
+    // a layout still settling (the edge-rule editor's page measured 10 px short for a moment in about one load
+    // of five) is looked at again; a lasting problem still fails after the poll's time
+    await expect.poll(() => problems(page), { timeout: 5_000 }).toEqual([]);
   });
 }
