@@ -20,6 +20,14 @@ const schema = { type: 'object' };
 const others = [schema, 'ui'];
 const fresh = (given: unknown): EngineData => ({ given, reported: NOT_REPORTED, behind: false, others });
 
+/** A form opened with `initial` (rendered once), then one keystroke the engine reported as `typed`. */
+function typedOver(initial: object, typed: object) {
+  const s = fresh(initial);
+  engineFormData(s, initial, others);
+  s.reported = typed;
+  return s;
+}
+
 it('hands the first value and every value the engine did not report at once', () => {
   const a = { host: 'a' };
   const s = fresh(a);
@@ -36,10 +44,8 @@ it('hands the first value and every value the engine did not report at once', ()
 
 it("keeps the engine's prop when the caller passes back the engine's own report", () => {
   const a = { host: 'a' };
-  const s = fresh(a);
-  engineFormData(s, a, others);
   const typed = { host: 'ab' };
-  s.reported = typed;
+  const s = typedOver(a, typed);
   expect(engineFormData(s, typed, others)).toEqual({ formData: a, again: false });
   expect(s.behind).toBe(true);
   // a render for another reason: still the same prop
@@ -51,11 +57,8 @@ it("keeps the engine's prop when the caller passes back the engine's own report"
 });
 
 it('hands the echo over when another prop changes in the same render (RJSF would derive its state from the old prop)', () => {
-  const a = { host: 'a' };
-  const s = fresh(a);
-  engineFormData(s, a, others);
   const typed = { host: 'ab' };
-  s.reported = typed;
+  const s = typedOver({ host: 'a' }, typed);
   engineFormData(s, typed, others);
   const withErrors = [schema, 'ui', { host: { __errors: ['请填写源站地址'] } }];
   expect(engineFormData(s, typed, withErrors)).toEqual({ formData: typed, again: false });
@@ -68,10 +71,8 @@ it('hands the echo over when another prop changes in the same render (RJSF would
 
 it('a reset to the value the engine still has as its prop goes through the report first', () => {
   const initial = { host: 'a' };
-  const s = fresh(initial);
-  engineFormData(s, initial, others);
   const typed = { host: 'ab' };
-  s.reported = typed;
+  const s = typedOver(initial, typed);
   expect(engineFormData(s, typed, others).formData).toBe(initial);
   // the caller resets to the initial object: RJSF compares props deeply and would see no change, so the
   // engine first gets its report …
@@ -79,18 +80,14 @@ it('a reset to the value the engine still has as its prop goes through the repor
   // … and then, in the render that follows before the frame, the reset, which it sees as a change
   expect(engineFormData(s, initial, others)).toEqual({ formData: initial, again: false });
   // an equal copy of the initial value is the same case
-  const s2 = fresh(initial);
-  engineFormData(s2, initial, others);
-  s2.reported = typed;
+  const s2 = typedOver(initial, typed);
   engineFormData(s2, typed, others);
   expect(engineFormData(s2, { host: 'a' }, others)).toEqual({ formData: typed, again: true });
 });
 
 it('a caller that never stores the report keeps handing its own value, as before', () => {
   const fixed = { host: 'a' };
-  const s = fresh(fixed);
-  engineFormData(s, fixed, others);
-  s.reported = { host: 'ab' };
+  const s = typedOver(fixed, { host: 'ab' });
   // not an echo, not behind: the engine gets the same prop (and keeps what was typed, as RJSF always did)
   expect(engineFormData(s, fixed, others)).toEqual({ formData: fixed, again: false });
 });
