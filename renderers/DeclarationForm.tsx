@@ -3,7 +3,7 @@
  * of its own (the dialog has 确定), live validation with the declaration's Chinese messages, server
  * refusals shown under their fields. `formRef` gives the caller `validateForm()`.
  */
-import { useCallback, useImperativeHandle, useLayoutEffect, useMemo, useReducer, useRef, useState, type Ref } from 'react';
+import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { createRoot } from 'react-dom/client';
 import { deepEquals } from '@rjsf/utils';
 import type { IChangeEvent } from '@rjsf/core';
@@ -11,12 +11,18 @@ import type { FieldError } from '../src/shared/errors';
 import { collapseLines, ThemedForm, transformErrors, validatorFor, type RulesValidate } from './theme';
 import { toErrorSchema } from './errorSchema';
 import { benchTimings } from './timing';
+import { useEngineData } from './engineData';
+import { SectionedForm, sectionKeys } from './SectionedForm';
+
+/** What the engine tells its caller of a change. */
+export type EngineChange = Pick<IChangeEvent, 'formData' | 'errors' | 'errorSchema'>;
 
 export interface DeclarationFormProps {
   schema: object;
   ui?: Record<string, unknown>;
   formData: unknown;
-  onChange(formData: any, event: IChangeEvent): void;
+  /** The value, and the errors the engine shows for it (the schema's, the rules', and `errors`). */
+  onChange(formData: any, event: EngineChange): void;
   /** Field errors from the server or a rule, shown under their fields. */
   errors?: FieldError[];
   formContext?: unknown;
@@ -35,6 +41,12 @@ export interface DeclarationFormProps {
    * `ui:options.errorsAfterTouch`, else shown as soon as the value is invalid.
    */
   errorsAfterTouch?: boolean;
+  /**
+   * A declaration whose root is only sections is rendered one engine form per section when it is large
+   * (renderers/SectionedForm.tsx: `SECTIONED_FIELDS` fields or more); `true` asks for it at any size,
+   * `false` never (tests compare the two).
+   */
+  sections?: boolean;
 }
 
 /**
@@ -103,72 +115,6 @@ function useTouched(enabled: boolean | undefined, outer: Ref<any> | undefined) {
   };
 }
 
-/** What the engine was handed and what it reported last: see `engineFormData`. */
-export interface EngineData {
-  /** The `formData` prop the engine was last rendered with. */
-  given: unknown;
-  /** The `formData` of the engine's last change event; `NOT_REPORTED` before the first. */
-  reported: unknown;
-  /** Whether the engine holds `reported` while its prop is still `given` (the caller's echo held back). */
-  behind: boolean;
-  /** The engine's other props on its last render, compared by identity. */
-  others: readonly unknown[];
-}
-
-export const NOT_REPORTED: unique symbol = Symbol('not reported');
-
-/**
- * The `formData` to hand the engine on this render, and whether to render once more before the frame.
- *
- * Every caller stores what the engine reports and passes it back (a controlled form). RJSF takes the new
- * prop as a change and derives its whole state from it again — the defaults of every field of the
- * declaration, the schema resolved for each if/then — only to arrive at the state it already holds: on the
- * 200-field form of tests/bench/forms.ts a quarter of each keystroke. So when the caller passes back exactly
- * the object the engine reported and nothing else of the engine's props changed, the engine keeps the prop
- * it had. Its state is the reported value; the prop only matters to RJSF when it changes or when another
- * prop does (RJSF then derives its state from the prop), and in both cases the engine is handed the
- * caller's value at once:
- * - any other value (a reset, data the caller reshaped, a change made elsewhere) goes through as before;
- * - the echo goes through when another prop changed in the same render (new errors, a touched field);
- * - a value equal to the prop the engine still has (a reset to the value the form opened with) would look
- *   like no change to RJSF, which compares props deeply: the engine is first handed its report, then, in a
- *   second render before the frame (`again`), the value.
- */
-export function engineFormData(
-  state: Readonly<EngineData>,
-  formData: unknown,
-  others: readonly unknown[],
-): { formData: unknown; again: boolean; next: Omit<EngineData, 'reported'> } {
-  const othersSame = others.length === state.others.length && others.every((o, i) => o === state.others[i]);
-  if (formData === state.reported && othersSame && state.given !== undefined) {
-    return { formData: state.given, again: false, next: { given: state.given, behind: state.given !== formData, others } };
-  }
-  if (state.behind && formData !== state.reported && deepEquals(formData, state.given) && !deepEquals(formData, state.reported)) {
-    return { formData: state.reported, again: true, next: { given: state.reported, behind: false, others } };
-  }
-  return { formData, again: false, next: { given: formData, behind: false, others } };
-}
-
-/**
- * `engineFormData` in a component. The render only reads; what the engine was handed is recorded once the
- * render is committed (a render React discards, or calls twice in development, changes nothing).
- * `onReport` is told each value the engine reports.
- */
-function useEngineData(formData: unknown, others: readonly unknown[]) {
-  const state = useRef<EngineData | null>(null);
-  state.current ??= { given: formData, reported: NOT_REPORTED, behind: false, others };
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const { formData: toEngine, again, next } = engineFormData(state.current, formData, others);
-  useLayoutEffect(() => {
-    Object.assign(state.current!, next);
-    if (again) rerender();
-  });
-  const onReport = useCallback((reported: unknown) => {
-    state.current!.reported = reported;
-  }, []);
-  return { formData: toEngine, onReport };
-}
-
 /** The previous value while the new one is deeply equal to it (callers often build `ui` or `errors` anew on each render). */
 function useStable<T>(value: T): T {
   const kept = useRef(value);
@@ -178,7 +124,7 @@ function useStable<T>(value: T): T {
 
 const NO_SUBMIT = { norender: true };
 
-export function DeclarationForm({ schema, ui: uiGiven = {}, formData, onChange, errors: errorsGiven, formContext, formRef, rules, idPrefix, errorsAfterTouch }: DeclarationFormProps) {
+export function DeclarationForm({ schema, ui: uiGiven = {}, formData, onChange, errors: errorsGiven, formContext, formRef, rules, idPrefix, errorsAfterTouch, sections: sectioned }: DeclarationFormProps) {
   const ui = useStable(uiGiven);
   const errors = useStable(errorsGiven);
   // a declaration asks for it in its UI schema: "ui:options": { "errorsAfterTouch": true }
@@ -196,12 +142,30 @@ export function DeclarationForm({ schema, ui: uiGiven = {}, formData, onChange, 
   // the caller's handlers of this render, for the engine's handler that stays the same
   const latest = useRef({ onChange, onTouch: touched.onTouch, onReport: engine.onReport });
   latest.current = { onChange, onTouch: touched.onTouch, onReport: engine.onReport };
-  const onEngineChange = useCallback((e: IChangeEvent, id?: string) => {
+  const onEngineChange = useCallback((e: EngineChange, id?: string) => {
     const { onChange, onTouch, onReport } = latest.current;
     if (id) onTouch(id);
     onReport(e.formData);
     onChange(e.formData, e);
   }, []);
+  const sections = useMemo(() => (sectioned === false ? null : sectionKeys(schema, uiSchema, sectioned ? 0 : undefined)), [schema, uiSchema, sectioned]);
+  if (sections)
+    return (
+      <SectionedForm
+        ref={touched.ref}
+        schema={schema}
+        uiSchema={uiSchema}
+        formData={formData}
+        sections={sections}
+        formContext={context}
+        validator={validator}
+        customValidate={customValidate}
+        extraErrors={extraErrors}
+        idPrefix={idPrefix}
+        onChange={onEngineChange}
+        onBlur={touched.onTouch}
+      />
+    );
   return (
     <ThemedForm
       ref={touched.ref}
@@ -227,20 +191,28 @@ export function DeclarationForm({ schema, ui: uiGiven = {}, formData, onChange, 
 
 const ignoreErrors = () => undefined;
 
-/** A declaration of the bench's own, kept in its state as a dialog keeps its form's value. */
-function BenchForm({ formData, ...props }: Omit<DeclarationFormProps, 'onChange'>) {
+/** A declaration of the bench's own, kept in its state as a dialog keeps its form's value (and told to `onChange` if given). */
+function BenchForm({ formData, onChange, ...props }: Omit<DeclarationFormProps, 'onChange'> & Partial<Pick<DeclarationFormProps, 'onChange'>>) {
   const [value, setValue] = useState(formData);
-  return <DeclarationForm {...props} formData={value} onChange={setValue} />;
+  const change = useCallback(
+    (v: unknown, e: EngineChange) => {
+      setValue(v);
+      onChange?.(v, e);
+    },
+    [onChange],
+  );
+  return <DeclarationForm {...props} formData={value} onChange={change} />;
 }
 
 /**
- * tests/bench/forms.ts renders a declaration of its own (200 generated fields) with this engine:
+ * tests/bench/forms.ts renders a declaration of its own (200 generated fields) with this engine, and
+ * tests/e2e/form-sections.spec.ts renders it both ways (one form, a form per section):
  * `window.__formEngine.mount(element, props)`. Installed only when the page asked for the engine's
- * timings (renderers/timing.ts, set by the bench before the console loads); absent for everyone else.
+ * timings (renderers/timing.ts, set before the console loads); absent for everyone else.
  */
 if (benchTimings()) {
   (globalThis as { __formEngine?: unknown }).__formEngine = {
-    mount(el: HTMLElement, props: Omit<DeclarationFormProps, 'onChange'>) {
+    mount(el: HTMLElement, props: Omit<DeclarationFormProps, 'onChange'> & Partial<Pick<DeclarationFormProps, 'onChange'>>) {
       const root = createRoot(el);
       root.render(<BenchForm {...props} />);
       return () => root.unmount();

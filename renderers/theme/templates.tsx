@@ -31,6 +31,14 @@ export function shownErrors(id: string, rawErrors: unknown[] | undefined, formCo
   return (rawErrors ?? []).filter(Boolean) as string[];
 }
 
+/**
+ * In the form context of a section rendered as a form of its own (renderers/SectionedForm.tsx): that
+ * form's root draws nothing of its own, its section goes into the root the sectioned form draws.
+ */
+export const SECTION_PART = '__sectionPart';
+
+const isSectionPart = (registry: { formContext?: unknown }) => Boolean((registry.formContext as Record<string, unknown> | undefined)?.[SECTION_PART]);
+
 /** Options a UI schema may give a field: hide it while a sibling has a value. */
 export interface HideWhen {
   path: string;
@@ -40,6 +48,7 @@ export interface HideWhen {
 function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawErrors = [], rawHelp, hidden, required, displayLabel, schema, uiSchema, classNames, registry } = props;
   if (hidden) return <div className="bp-rjsf-hidden">{children}</div>;
+  if (props.fieldPathId.path.length === 0 && isSectionPart(registry)) return <>{children}</>;
   const options = getUiOptions(uiSchema);
   const isObjectLike = schema.type === 'object' || (schema.type === 'array' && !options.widget && !(schema.items as any)?.enum);
   const errors = shownErrors(id, rawErrors, registry.formContext);
@@ -91,7 +100,7 @@ function FieldTemplate(props: FieldTemplateProps) {
   );
 }
 
-function FieldErrors({ errors, id }: { errors: ReactNode[]; id: string }) {
+export function FieldErrors({ errors, id }: { errors: ReactNode[]; id: string }) {
   return (
     <span className="bp-rjsf-errors" id={`${id}__error`} role="alert">
       {errors.map((e, i) => (
@@ -142,6 +151,7 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   });
   // ui:options.inline: the fields of a group side by side (a row of checkboxes)
   const inline = options.inline ? ' bp-rjsf-inline' : '';
+  if (isRoot && isSectionPart(registry)) return <>{visible.map((p) => p.content)}</>;
   return (
     <fieldset className={(isRoot || isArrayItem ? 'bp-rjsf-root' : 'bp-rjsf-object') + inline} id={fieldPathId.$id}>
       {!isRoot && !isArrayItem && title && (

@@ -5,7 +5,7 @@
  * (tests/bench/forms.ts). Everything else reaches the engine at once; a value the engine would take for its
  * old prop is preceded by the reported one, so the engine always sees a change the caller made.
  */
-import { engineFormData as decide, NOT_REPORTED, type EngineData } from '../../renderers/DeclarationForm';
+import { engineFormData as decide, NOT_REPORTED, type EngineData } from '../../renderers/engineData';
 
 /** One render, committed: what the engine is handed, and the state recorded after it (as the component does). */
 function engineFormData(state: EngineData, formData: unknown, others: readonly unknown[]) {
