@@ -28,6 +28,19 @@ export interface NodeOptions extends CompileOptions {
 const MODULES = ['ndk_http_module', 'ngx_http_brotli_filter_module', 'ngx_http_lua_module', 'ngx_stream_module', 'ngx_http_image_filter_module'];
 export const MODULES_DIR = '/usr/lib/nginx/modules';
 
+/**
+ * sendfile(2) for bodies read from the cache. Off: measured on this project's edge (docs/performance.md
+ * "The edge's cached throughput"), a small cached object answered with sendfile went out as two or three
+ * TCP segments (headers by writev, the body by sendfile, the chunked trailer by writev) and cost nginx
+ * 32 µs of CPU a request against 20 µs with the body read into memory and written with the headers in one
+ * writev (0.64 of a bare server block's throughput against 0.9–1.0). `tcp_nopush on` (TCP_CORK) put the
+ * segments back together but stalled every keep-alive answer of about 100 KB for 40 ms. The price of off:
+ * nginx copies large bodies: 0.2–0.26 ms more CPU per MB (cached 1 MB and 4 MB objects measured).
+ * tests/bench/edge.ts gives its bare server block the same value, so that the comparison stays one of
+ * server blocks. gzip, Brotli and Lua body filters read bodies into memory anyway.
+ */
+export const EDGE_SENDFILE = 'off';
+
 /** The longest a request's access-log line waits in nginx's buffer before it is on disk. */
 export const ACCESS_LOG_FLUSH_MS = 250;
 
@@ -94,7 +107,7 @@ export function compileMain(services: CompiledService[], o: NodeOptions): string
     '  default_type application/octet-stream;',
     '  types { text/html html htm; text/css css; application/javascript js; image/png png; image/jpeg jpg jpeg; image/webp webp; application/json json; text/plain txt; }',
     '  charset_types text/plain text/css application/javascript application/json;',
-    '  sendfile on;',
+    `  sendfile ${EDGE_SENDFILE};`,
     '  keepalive_timeout 65;',
     '  server_tokens off;',
     '  server_names_hash_bucket_size 128;',
