@@ -14,7 +14,7 @@ import { Alert, Button, Callout, Card, Collapse, Dialog, DialogBody, DialogFoote
 import type { FieldError } from '../src/shared/errors';
 import { EDGE_TEXTS, type EdgeStatus } from '../src/shared/edge';
 import type { SettingRegistry } from '../schemas/registry';
-import type { Declaration, RuleContext } from '../schemas/types';
+import type { Declaration, RuleContext, SummaryRule } from '../schemas/types';
 import { fillVars, helpFor } from '../schemas/summary';
 import { DeclarationForm } from './DeclarationForm';
 import { formTiming } from './theme';
@@ -22,7 +22,9 @@ import { formTiming } from './theme';
 /** A setting as the server answers GET /api/settings/{id}/. */
 export interface LoadedSetting {
   data: unknown;
+  /** The summary label, its placeholders filled by the server (schemas/summary.ts), and its colour. */
   summary?: string | null;
+  summary_intent?: SummaryRule['intent'] | null;
   fixed?: boolean;
   vars?: Record<string, string>;
 }
@@ -196,7 +198,15 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
     };
   });
 
-  const rule = loaded?.summary !== undefined ? meta.summary.find((r) => r.label === loaded.summary) : value !== undefined ? registry.summary(meta.id, value) : undefined;
+  // the server's label as given (filled from the value and the related settings), in the server's colour
+  const rule: Pick<SummaryRule, 'label' | 'intent'> | undefined =
+    loaded?.summary !== undefined
+      ? loaded.summary === null
+        ? undefined
+        : { label: loaded.summary, intent: loaded.summary_intent ?? meta.summary.find((r) => r.label === loaded.summary)?.intent }
+      : value !== undefined
+        ? registry.summary(meta.id, value)
+        : undefined;
   const ctx: RuleContext = useMemo(
     () => ({ kind, bucketName, read: async (other: string) => (await io.load(other, bucketName)).data, bucket: (name: string) => io.bucket(name), vars: loaded?.vars }),
     [kind, io, bucketName, loaded?.vars],

@@ -4,6 +4,7 @@
 import type { FieldError } from '../src/shared/errors';
 import { KINDS, isServiceKind, TAB_FAMILIES } from '../src/shared/services';
 import { SettingRegistry } from './registry';
+import { placeholdersOf } from './summary';
 import type { Declaration, JsonSchema } from './types';
 
 export interface CheckFailure {
@@ -199,5 +200,63 @@ export function badReferences(registry: SettingRegistry, d: Declaration): CheckF
     const props = (d.schema.properties ?? {}) as Record<string, unknown>;
     if (!(d.meta.confirmChange.field in props)) out.push({ file, path: '/confirmChange/field', problem: `字段 ${d.meta.confirmChange.field} 不存在` });
   }
+  out.push(...badSummaryPlaceholders(registry, d));
   return out;
+}
+
+/**
+ * The placeholders of the summary labels (schemas/summary.ts fillLabel) name a field the schema has:
+ * `{/a/0/b}` a string or number field, `{/a#count}` an array; `$<id>` only a setting of `summaryWith`.
+ */
+export function badSummaryPlaceholders(registry: SettingRegistry, d: Declaration): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  const file = `${d.dir ?? d.meta.id}/setting.json`;
+  (Array.isArray(d.meta.summary) ? d.meta.summary : []).forEach((rule, i) => {
+    if (typeof rule.label !== 'string') return;
+    for (const p of placeholdersOf(rule.label)) {
+      let [schema, tokens] = [d.schema, p.pointer];
+      if (tokens[0]?.startsWith('$')) {
+        const other = tokens[0].slice(1);
+        const related = (d.meta.summaryWith ?? []).includes(other) ? registry.get(other) : undefined;
+        if (!related) {
+          out.push({ file, path: `/summary/${i}/label`, problem: `摘要标签的占位符 ${p.text} 引用的设置 ${other} 不在 summaryWith 中` });
+          continue;
+        }
+        [schema, tokens] = [related.schema, tokens.slice(1)];
+      }
+      const found = tokens.reduce<JsonSchema[]>((at, token) => at.flatMap((s) => childrenAt(s, token)), [schema]);
+      const types = new Set(found.flatMap((s) => typesOf(s)));
+      if (found.length === 0) out.push({ file, path: `/summary/${i}/label`, problem: `摘要标签的占位符 ${p.text} 指向的字段在 schema.json 中不存在` });
+      else if (p.count ? !types.has('array') : !['string', 'number', 'integer'].some((t) => types.has(t)))
+        out.push({ file, path: `/summary/${i}/label`, problem: p.count ? `摘要标签的占位符 ${p.text} 须指向数组字段` : `摘要标签的占位符 ${p.text} 须指向字符串或数字字段` });
+    }
+  });
+  return out;
+}
+
+/** A schema and the schemas of its branches (allOf/anyOf/oneOf, then/else): where a field may be declared. */
+function branchesOf(s: JsonSchema): JsonSchema[] {
+  const out = [s];
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) for (const b of (s[key] as JsonSchema[] | undefined) ?? []) out.push(...branchesOf(b));
+  for (const key of ['then', 'else'] as const) if (s[key] && typeof s[key] === 'object') out.push(...branchesOf(s[key] as JsonSchema));
+  return out;
+}
+
+/** The schemas of a property or an array item (a pointer token) of a schema. */
+function childrenAt(s: JsonSchema, token: string): JsonSchema[] {
+  return branchesOf(s).flatMap((b) => {
+    const props = b.properties as Record<string, JsonSchema> | undefined;
+    if (props && Object.hasOwn(props, token)) return [props[token]!];
+    if (/^(0|[1-9]\d*)$/.test(token) && b.items && typeof b.items === 'object') return [Array.isArray(b.items) ? (b.items[Number(token)] as JsonSchema | undefined) : (b.items as JsonSchema)].filter((x): x is JsonSchema => !!x);
+    return [];
+  });
+}
+
+/** The declared types of a schema and its branches (`enum`/`const` values count by their type). */
+function typesOf(s: JsonSchema): string[] {
+  return branchesOf(s).flatMap((b) => {
+    const listed = Array.isArray(b.type) ? (b.type as string[]) : typeof b.type === 'string' ? [b.type] : [];
+    const values = [...((b.enum as unknown[] | undefined) ?? []), ...('const' in b ? [b.const] : [])];
+    return [...listed, ...values.map((v) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v))];
+  });
 }

@@ -90,9 +90,9 @@ describe('GET /api/openapi.json', () => {
 
   it('has the envelope responses: 200 success, 400 refusal with errors, 401/403 by access', () => {
     const post = doc.paths['/api/settings/{id}/'].post;
-    // the answer the route serialises with: the envelope with data and summary, nothing else
+    // the answer the route serialises with: the envelope with data, summary and its colour, nothing else
     expect(post.responses['200'].content['application/json'].schema).toEqual(
-      expect.objectContaining({ type: 'object', additionalProperties: false, required: ['result', 'error_code', 'data', 'summary'], properties: expect.objectContaining({ data: {}, summary: expect.anything() }) }),
+      expect.objectContaining({ type: 'object', additionalProperties: false, required: ['result', 'error_code', 'data', 'summary', 'summary_intent'], properties: expect.objectContaining({ data: {}, summary: expect.anything(), summary_intent: expect.anything() }) }),
     );
     expect(post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Failure' });
     expect(post.responses['401'].description).toContain('21110');

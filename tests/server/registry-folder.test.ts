@@ -159,14 +159,14 @@ describe('the API serves the new setting with no code change', () => {
     const c = await new Client(s.app).signIn('demo');
     const res = await c.get('/api/settings/probe_hsts/?bucket_name=demo-www');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ result: true, error_code: 0, data: { max_age: 0 }, summary: '未开启', fixed: false });
+    expect(res.json()).toEqual({ result: true, error_code: 0, data: { max_age: 0 }, summary: '未开启', summary_intent: 'none', fixed: false });
   });
 
   it('accepts a valid payload on a CDN service and stores it', async () => {
     const c = await new Client(s.app).signIn('demo');
     const res = await c.post('/api/settings/probe_hsts/', { bucket_name: 'demo-www', max_age: 31536000 });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ result: true, error_code: 0, data: { max_age: 31536000 }, summary: '已开启' });
+    expect(res.json()).toEqual({ result: true, error_code: 0, data: { max_age: 31536000 }, summary: '已开启', summary_intent: 'success' });
     const again = await c.get('/api/settings/probe_hsts/?bucket_name=demo-www');
     expect(again.json().data).toEqual({ max_age: 31536000 });
     const log = await s.db.selectFrom('operation_logs').select(['action', 'target']).where('target', '=', 'demo-www/probe_hsts').execute();

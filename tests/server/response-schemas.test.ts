@@ -66,7 +66,7 @@ describe('settings: each answer serialised with its declaration’s schema', () 
     }
   });
 
-  it('answers every setting of every kind the demo has whole: value, summary, fixed, vars', async () => {
+  it('answers every setting of every kind the demo has whole: value, summary and its colour, fixed, vars', async () => {
     const list = (await arrivesWhole('GET', '/api/buckets/?limit=100')) as { data: { bucket_name: string; business_type?: string; type?: string }[] };
     const owner = (await db.selectFrom('buckets').select('owner_id').where('name', '=', 'demo-www').executeTakeFirstOrThrow()).owner_id;
     const buckets = await db.selectFrom('buckets').select(['name', 'kind']).where('owner_id', '=', owner).execute();
@@ -77,7 +77,7 @@ describe('settings: each answer serialised with its declaration’s schema', () 
         const bucket = buckets.find((b) => b.kind === kind);
         if (!bucket) continue;
         const body = (await arrivesWhole('GET', `/api/settings/${d.meta.id}/?bucket_name=${bucket.name}`)) as Record<string, unknown>;
-        expect(Object.keys(body)).toEqual(expect.arrayContaining(['result', 'error_code', 'data', 'summary', 'fixed']));
+        expect(Object.keys(body)).toEqual(expect.arrayContaining(['result', 'error_code', 'data', 'summary', 'summary_intent', 'fixed']));
         read++;
       }
     }
@@ -93,6 +93,7 @@ describe('settings: each answer serialised with its declaration’s schema', () 
     })) as Record<string, any>;
     expect(body.data.gzip.level).toBe(6);
     expect(typeof body.summary === 'string' || body.summary === null).toBe(true);
+    expect(body.summary_intent).toBe(body.summary === null ? null : 'success');
   });
 
   it('leaves out what the schema does not name: a field slipped into the stored value', async () => {

@@ -18,6 +18,7 @@ describe('settings API', () => {
       error_code: 0,
       data: { status: 'enable', gzip: { disable: false, level: 1 }, br: { disable: false, level: 1 } },
       summary: 'Gzip 和 Brotli 已开启',
+      summary_intent: 'success',
       fixed: false,
     });
   });
@@ -139,6 +140,28 @@ describe('settings API', () => {
     const nobody = { account_id: 2_000_000_000, id: 2_000_000_000, username: 'nobody' };
     await expect(saveSetting(s.db, www.id, 'compression', { ...(before.value as object), status: 'disable' }, nobody, '127.0.0.1', { action: 'setting.update', target: 'demo-www/compression' })).rejects.toThrow();
     expect(await read()).toEqual(before);
+  });
+});
+
+describe('the summary label with placeholders (回源配置 says where requests go)', () => {
+  const origin = (protocol: string, ...servers: [string, number][]) => ({ protocol, host: '', servers: servers.map(([address, port]) => ({ address, port, weight: 10, backup: false })), failover: { enable: true, timeout: 10, max_fails: 3 } });
+
+  it('answers the label filled from the value, and its colour, on a save and on the next read', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    const saved = await c.post('/api/settings/origin/', { bucket_name: 'demo-static', ...origin('http', ['203.0.113.10', 8080]) });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ summary: '回源 203.0.113.10:8080', summary_intent: 'success' });
+    expect((await c.get('/api/settings/origin/?bucket_name=demo-static')).json()).toMatchObject({ summary: '回源 203.0.113.10:8080', summary_intent: 'success', fixed: false });
+    const several = await c.post('/api/settings/origin/', { bucket_name: 'demo-static', ...origin('https', ['origin.example.com', 443], ['b.example.com', 443], ['203.0.113.10', 8443]) });
+    expect(several.json()).toMatchObject({ summary: '回源 origin.example.com 等 3 个地址', summary_intent: 'success' });
+    expect((await c.get('/api/settings/origin/?bucket_name=demo-static')).json().summary).toBe('回源 origin.example.com 等 3 个地址');
+  });
+
+  it('keeps the labels without an origin, in their colours', async () => {
+    const c = await new Client(s.app).signIn('demo');
+    expect((await c.get('/api/settings/origin/?bucket_name=demo-assets')).json()).toMatchObject({ summary: '仅从云存储读取', summary_intent: 'none' });
+    const none = await c.post('/api/settings/origin/', { bucket_name: 'demo-backup', ...origin('http') });
+    expect(none.json()).toMatchObject({ data: { servers: [] }, summary: '仅从云存储读取', summary_intent: 'none' });
   });
 });
 

@@ -82,7 +82,7 @@ describe('access control, thumbnails, origins', () => {
     expect((await save('origin', 'demo-www', { ...base, servers: Array.from({ length: 11 }, (_, i) => srv(`1.1.1.${i}`)) })).json()).toMatchObject({ error_code: 21603 });
     expect((await save('origin', 'demo-www', { ...base, servers: [srv('o.example.com'), srv('O.example.com')] })).json()).toMatchObject({ errors: [{ path: '/servers/1/address', message: '与第 1 个源站重复' }] });
     const okRes = await save('origin', 'demo-global', { ...base, servers: [srv('1.1.1.1'), srv('2.2.2.2', true)] });
-    expect(okRes.json()).toMatchObject({ summary: 'HTTPS 回源' });
+    expect(okRes.json()).toMatchObject({ summary: '回源 1.1.1.1 等 2 个地址', summary_intent: 'success' });
   });
 
   it('keeps the codes of other settings unchanged (a schema message that is no catalogue text is 20001)', async () => {

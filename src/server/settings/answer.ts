@@ -9,28 +9,30 @@ import fjs from 'fast-json-stringify';
 import type { Declaration, JsonSchema } from '../../../schemas/types';
 import { okSchema } from '../http/envelope';
 
-const summary = { type: ['string', 'null'], description: '摘要标签（setting.json 的 summary），无标签时为 null' };
+const summary = { type: ['string', 'null'], description: '摘要标签（setting.json 的 summary，占位符已填入取值），无标签时为 null' };
+const summary_intent = { type: ['string', 'null'], enum: ['success', 'primary', 'warning', 'none', null], description: '摘要标签的颜色（setting.json 的 intent，未写时为 none），无标签时为 null' };
 
 /**
- * The answer of GET /api/settings/<id>/ for a value schema (`{}` for any value). `summary` (null when
- * the value has no label) and `fixed` are in every answer (routes.ts read()); `vars` only for the
- * declarations with serverVars, so it stays optional.
+ * The answer of GET /api/settings/<id>/ for a value schema (`{}` for any value). `summary` and
+ * `summary_intent` (null when the value has no label) and `fixed` are in every answer (routes.ts
+ * read()); `vars` only for the declarations with serverVars, so it stays optional.
  */
 export function settingReadAnswer(value: JsonSchema): JsonSchema {
   return okSchema(
     value,
     {
       summary,
+      summary_intent,
       fixed: { type: 'boolean', description: '该类服务的此项配置固定，不可修改' },
       vars: { type: 'object', additionalProperties: { type: 'string' }, description: '说明文字中引用的服务端取值（setting.json 的 serverVars）' },
     },
-    ['summary', 'fixed'],
+    ['summary', 'summary_intent', 'fixed'],
   );
 }
 
-/** The answer of POST /api/settings/<id>/: the stored value (normalised) and its label (always sent, null without one). */
+/** The answer of POST /api/settings/<id>/: the stored value (normalised), its label and the label's colour (always sent, null without one). */
 export function settingWriteAnswer(value: JsonSchema): JsonSchema {
-  return okSchema(value, { summary }, ['summary']);
+  return okSchema(value, { summary, summary_intent }, ['summary', 'summary_intent']);
 }
 
 export type Serialize = (answer: unknown) => string;

@@ -4,8 +4,9 @@
  * needs no code here.
  *
  *   GET  /api/settings/{id}/?bucket_name=…   → data: the value (stored, fixed, or the schema defaults),
- *                                              summary, vars (server values the texts name), fixed
- *   POST /api/settings/{id}/  { bucket_name, …payload } → data: the stored value
+ *                                              summary (the label, filled), summary_intent, vars
+ *                                              (server values the texts name), fixed
+ *   POST /api/settings/{id}/  { bucket_name, …payload } → data: the stored value, summary, summary_intent
  *
  * A write is refused for key customers (21210), for a kind whose value is fixed (21207), when the
  * schema refuses it (20001 with the field errors), when a rule between settings refuses it (its code) and
@@ -72,10 +73,12 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     };
   }
 
-  async function summaryOf(bucket: BucketRow, id: string, value: unknown): Promise<string | null> {
+  /** The answer's `summary` (the label, its placeholders filled) and `summary_intent` (its colour). */
+  async function summaryOf(bucket: BucketRow, id: string, value: unknown): Promise<{ summary: string | null; summary_intent: string | null }> {
     const related: Record<string, unknown> = {};
     for (const other of registry.get(id)?.meta.summaryWith ?? []) related[other] = await valueOf(bucket, other);
-    return registry.summary(id, value, related, bucket.kind)?.label ?? null;
+    const rule = registry.summary(id, value, related, bucket.kind);
+    return { summary: rule?.label ?? null, summary_intent: rule ? (rule.intent ?? 'none') : null };
   }
 
   function varsOf(id: string): Record<string, string> | undefined {
@@ -109,7 +112,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     const vars = varsOf(id);
     reply.serializer(serializers.read(registry.get(id)!));
     return ok(value, {
-      summary: await summaryOf(bucket, id, value),
+      ...(await summaryOf(bucket, id, value)),
       fixed: registry.fixedFor(id, bucket.kind) !== undefined,
       ...(vars ? { vars } : {}),
     });
@@ -132,7 +135,7 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     if (!saved) throw new ApiError(23802, 403);
     const summary = await summaryOf(bucket, id, result.value);
     reply.serializer(serializers.write(registry.get(id)!));
-    return ok(result.value, { summary });
+    return ok(result.value, summary);
   }
 
   app.get<{ Params: { id: string }; Querystring: { bucket_name: string } }>(
