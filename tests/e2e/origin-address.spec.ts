@@ -2,7 +2,7 @@
  * The origin dialog and local addresses (src/shared/origins.ts): the demo's service, pointed by the
  * operator at the demo origin (DEMO_ORIGIN, 127.0.0.1:8082), saves again unchanged from the console; a
  * customer's loopback or metadata address is refused in the dialog with the catalogue's text (20011),
- * by the same guard the server runs, and nothing is saved.
+ * by the same guard the server runs, and nothing is saved. The panel's summary names the address.
  */
 import type { Page } from '@playwright/test';
 import { test, expect, signIn } from './helpers';
@@ -13,6 +13,9 @@ test('the demo origin saves again; a loopback or metadata origin is refused in t
   await signIn(page);
   await page.goto('/services/demo-cdn-09/sourceCdn/');
   const p = panel(page, 'origin');
+  // the summary says where requests go: the address, and the port as it is not HTTP's 80
+  await expect(p.locator('.setting-summary')).toHaveText('回源 127.0.0.1:8082');
+  await expect(p.locator('.setting-summary')).toHaveClass(/bp6-intent-success/);
   await p.getByRole('button', { name: '管理' }).click();
   const dialog = page.getByRole('dialog', { name: '回源配置' });
   const address = dialog.locator('#root_servers_0_address');
@@ -21,6 +24,7 @@ test('the demo origin saves again; a loopback or metadata origin is refused in t
   await dialog.getByRole('button', { name: '确定' }).click();
   await expect(page.getByText('配置成功')).toBeVisible();
   await expect(dialog).toBeHidden();
+  await expect(p.locator('.setting-summary')).toHaveText('回源 127.0.0.1:8082');
 
   for (const bad of ['169.254.169.254', '127.0.0.2']) {
     await p.getByRole('button', { name: '管理' }).click();
