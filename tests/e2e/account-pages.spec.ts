@@ -178,3 +178,20 @@ test('back from real-name verification (?verifiedAccount): the profile is read a
   await expect(page.locator('.verify-state')).toBeVisible();
   await expect(page.getByText('提交成功，请等待审核')).toHaveCount(0);
 });
+
+test("a page's own action sits at the right of its title, on the sub-account and operator pages alike", async ({ page }) => {
+  await signIn(page);
+  for (const [path, title, action] of [
+    ['/account/subaccount/', '子账号管理', '创建子账号'],
+    ['/account/operators/', '操作员管理', '添加操作员'],
+    ['/work/', '工单', '提交工单'],
+  ]) {
+    await page.goto(path);
+    const head = page.locator('.page-head').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+    const button = head.getByRole('button', { name: action });
+    await expect(button).toBeVisible();
+    const [h, b] = [await head.boundingBox(), await button.boundingBox()];
+    // the button ends where the head ends, not beside the title
+    expect(Math.abs(h!.x + h!.width - (b!.x + b!.width)), path).toBeLessThan(2);
+  }
+});
