@@ -5,12 +5,13 @@
  *  2. Compiling the configuration of 10,000 services (goal ≤ 2 s); `nginx -t` and a reload with their
  *     10,000 server blocks; what the node's processes weigh.
  *  3. Throughput for a cached object with the project's configuration, against the same nginx with a bare
- *     server block (wrk, 2 threads, 50 connections, 8 s a run): the two alternate, ours-bare-bare-ours-
- *     ours-bare, and the medians are compared (goal ≥ 0.8). One pair is not enough on two cores: identical
- *     configurations measured 30% apart from one run to the next (how the 50 connections fall on the two
- *     workers, and the machine). Also nginx's own CPU per request (its workers' user+system time over the
- *     requests served), steadier than requests per second. The bare block gets the same http-level
- *     settings that are no server block's business (worker count, sendfile: EDGE_SENDFILE).
+ *     server block (wrk, 2 threads, 50 connections, 8 s a run; goal ≥ 0.8). The bare block gets the node's
+ *     http-level settings that are no server block's business (two workers, sendfile: EDGE_SENDFILE); a
+ *     second bare block with nginx's defaults (sendfile off) is measured for reference. The three run in
+ *     turn, three rounds, the order reversed every other round, and the medians are compared: one pair is
+ *     not enough on two cores, where identical configurations measured 30 % apart from one run to the next
+ *     (how the 50 connections fall on the two workers, and the machine). Also printed: nginx's own CPU per
+ *     request (its workers' user + system time over the requests served), steadier than requests per second.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -101,62 +102,61 @@ async function latency() {
     // throughput: the project's configuration against a bare server block on the same nginx binary
     const url = `http://127.0.0.1:${edge.ports.http}/css/site.css`;
     for (let i = 0; i < 3; i++) await edge.request('www.demo-example.com', '/css/site.css');
-    const barePort = await freePort();
-    const bareDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edge-bare-'));
-    fs.chmodSync(bareDir, 0o755);
-    fs.mkdirSync(path.join(bareDir, 'cache'));
-    if (process.getuid?.() === 0) execFileSync('chown', ['nobody', path.join(bareDir, 'cache')]);
-    fs.writeFileSync(
-      path.join(bareDir, 'nginx.conf'),
-      [
-        `load_module ${MODULES_DIR}/ndk_http_module.so;`,
-        `load_module ${MODULES_DIR}/ngx_http_lua_module.so;`,
-        'daemon off;', 'worker_processes 2;', `pid ${bareDir}/nginx.pid;`, `error_log ${bareDir}/error.log warn;`,
-        'events { worker_connections 4096; }',
-        'http {',
-        `  proxy_temp_path ${bareDir}/tmp; client_body_temp_path ${bareDir}/body;`,
-        `  sendfile ${EDGE_SENDFILE};`, // as the edge's nginx.conf (src/edge/compile/main.ts)
-        `  proxy_cache_path ${bareDir}/cache levels=1:2 keys_zone=bare:16m;`,
-        '  access_log off;',
-        `  server { listen 127.0.0.1:${barePort}; location / { proxy_pass http://127.0.0.1:${edge.origin.port}; proxy_cache bare; proxy_cache_valid 200 1h; } }`,
-        '}',
-      ].join('\n'),
-    );
-    const bare = spawn(NGINX_BIN, ['-p', bareDir + '/', '-c', path.join(bareDir, 'nginx.conf')], { stdio: 'ignore' });
+    // two bare server blocks: one with the node's http-level settings that are no server block's business
+    // (sendfile: EDGE_SENDFILE; the goal's comparison), one with nginx's defaults (sendfile off), for reference
+    const startBare = async (sendfile: string | null) => {
+      const port = await freePort();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edge-bare-'));
+      fs.chmodSync(dir, 0o755);
+      fs.mkdirSync(path.join(dir, 'cache'));
+      if (process.getuid?.() === 0) execFileSync('chown', ['nobody', path.join(dir, 'cache')]);
+      fs.writeFileSync(
+        path.join(dir, 'nginx.conf'),
+        [
+          `load_module ${MODULES_DIR}/ndk_http_module.so;`,
+          `load_module ${MODULES_DIR}/ngx_http_lua_module.so;`,
+          'daemon off;', 'worker_processes 2;', `pid ${dir}/nginx.pid;`, `error_log ${dir}/error.log warn;`,
+          'events { worker_connections 4096; }',
+          'http {',
+          `  proxy_temp_path ${dir}/tmp; client_body_temp_path ${dir}/body;`,
+          ...(sendfile ? [`  sendfile ${sendfile};`] : []),
+          `  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=bare:16m;`,
+          '  access_log off;',
+          `  server { listen 127.0.0.1:${port}; location / { proxy_pass http://127.0.0.1:${edge.origin.port}; proxy_cache bare; proxy_cache_valid 200 1h; } }`,
+          '}',
+        ].join('\n'),
+      );
+      const child = spawn(NGINX_BIN, ['-p', dir + '/', '-c', path.join(dir, 'nginx.conf')], { stdio: 'ignore' });
+      return { port, dir, child, url: `http://127.0.0.1:${port}/css/site.css` };
+    };
+    const same = await startBare(EDGE_SENDFILE);
+    const defaults = await startBare(null);
     try {
       await sleep(500);
-      for (let i = 0; i < 3; i++) await fetch(`http://127.0.0.1:${barePort}/css/site.css`);
-      const bareUrl = `http://127.0.0.1:${barePort}/css/site.css`;
-      const edgeMaster = Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8').trim());
-      const bareMaster = Number(fs.readFileSync(path.join(bareDir, 'nginx.pid'), 'utf8').trim());
-      wrk(url, 'www.demo-example.com', 2); // warm both
-      wrk(bareUrl, 'www.demo-example.com', 2);
+      for (const b of [same, defaults]) for (let i = 0; i < 3; i++) await fetch(b.url);
+      const masterOf = (dir: string) => Number(fs.readFileSync(dir, 'utf8').trim());
+      const runs = [
+        { url, master: masterOf(path.join(edge.dir, 'run', 'nginx.pid')), out: [] as { rps: number; us: number }[] },
+        { url: same.url, master: masterOf(path.join(same.dir, 'nginx.pid')), out: [] as { rps: number; us: number }[] },
+        { url: defaults.url, master: masterOf(path.join(defaults.dir, 'nginx.pid')), out: [] as { rps: number; us: number }[] },
+      ];
+      for (const r of runs) wrk(r.url, 'www.demo-example.com', 2); // warm all three
       const load = os.loadavg()[0];
-      // alternating, so that a drift of the machine falls on both: ours, bare, bare, ours, ours, bare
-      const ours: { rps: number; us: number }[] = [];
-      const plain: { rps: number; us: number }[] = [];
-      for (const first of [true, false, true]) {
-        const runOurs = () => ours.push(wrk(url, 'www.demo-example.com', 8, edgeMaster));
-        const runBare = () => plain.push(wrk(bareUrl, 'www.demo-example.com', 8, bareMaster));
-        if (first) {
-          runOurs();
-          runBare();
-        } else {
-          runBare();
-          runOurs();
-        }
-      }
+      // in turn, the order reversed every round, so that a drift of the machine falls on all three
+      for (let round = 0; round < 3; round++) for (const r of round % 2 ? [...runs].reverse() : runs) r.out.push(wrk(r.url, 'www.demo-example.com', 8, r.master));
+      const [ours, plain, stock] = runs.map((r) => r.out);
       const rps = (xs: { rps: number }[]) => median(xs.map((x) => x.rps));
       const us = (xs: { us: number }[]) => median(xs.map((x) => x.us));
       const list = (xs: { rps: number }[]) => xs.map((x) => x.rps.toFixed(0)).join('、');
-      console.log(`\n== 边缘节点：缓存命中的吞吐（wrk，2 线程 50 连接，每次 8 秒，两者交替各 3 次，取中位数；开始时 1 分钟平均负载 ${load.toFixed(2)}） ==`);
-      console.log(`  本项目的配置（访问日志、X-Cache、各项设置）：${rps(ours).toFixed(0)} 次/秒（${list(ours)}），nginx 每个请求 ${us(ours).toFixed(1)} µs CPU`);
-      console.log(`  同一 nginx、最简 server 块：           ${rps(plain).toFixed(0)} 次/秒（${list(plain)}），nginx 每个请求 ${us(plain).toFixed(1)} µs CPU`);
-      console.log(`  比值 ${(rps(ours) / rps(plain)).toFixed(2)}（目标 ≥ 0.8；逐对比值 ${ours.map((o, i) => (o.rps / plain[i].rps).toFixed(2)).join('、')}）`);
+      console.log(`\n== 边缘节点：缓存命中的吞吐（wrk，2 线程 50 连接，每次 8 秒，三者轮流各 3 次，取中位数；开始时 1 分钟平均负载 ${load.toFixed(2)}） ==`);
+      console.log(`  本项目的配置（访问日志、X-Cache、各项设置）：       ${rps(ours).toFixed(0)} 次/秒（${list(ours)}），nginx 每个请求 ${us(ours).toFixed(1)} µs CPU`);
+      console.log(`  同一 nginx、最简 server 块（与节点相同的 sendfile ${EDGE_SENDFILE}）：${rps(plain).toFixed(0)} 次/秒（${list(plain)}），nginx 每个请求 ${us(plain).toFixed(1)} µs CPU`);
+      console.log(`  同一 nginx、最简 server 块（nginx 默认设置，sendfile off）：${rps(stock).toFixed(0)} 次/秒（${list(stock)}），nginx 每个请求 ${us(stock).toFixed(1)} µs CPU`);
+      console.log(`  比值 ${(rps(ours) / rps(plain)).toFixed(2)}（目标 ≥ 0.8；逐轮比值 ${ours.map((o, i) => (o.rps / plain[i].rps).toFixed(2)).join('、')}）；对 nginx 默认设置的最简 server 块 ${(rps(ours) / rps(stock)).toFixed(2)}`);
     } finally {
-      bare.kill('SIGQUIT');
+      for (const b of [same, defaults]) b.child.kill('SIGQUIT');
       await sleep(300);
-      fs.rmSync(bareDir, { recursive: true, force: true });
+      for (const b of [same, defaults]) fs.rmSync(b.dir, { recursive: true, force: true });
     }
     const master = Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8').trim());
     console.log(`  边缘节点（nginx 主进程与 worker，PSS）内存 ${(pssOfTree(master) / 1024).toFixed(1)} MB（演示数据的服务）`);

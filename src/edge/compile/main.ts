@@ -29,17 +29,17 @@ const MODULES = ['ndk_http_module', 'ngx_http_brotli_filter_module', 'ngx_http_l
 export const MODULES_DIR = '/usr/lib/nginx/modules';
 
 /**
- * sendfile(2) for bodies read from the cache. Off: measured on this project's edge (docs/performance.md
- * "The edge's cached throughput"), a small cached object answered with sendfile went out as two or three
- * TCP segments (headers by writev, the body by sendfile, the chunked trailer by writev) and cost nginx
- * 32 µs of CPU a request against 20 µs with the body read into memory and written with the headers in one
- * writev (0.64 of a bare server block's throughput against 0.9–1.0). `tcp_nopush on` (TCP_CORK) put the
- * segments back together but stalled every keep-alive answer of about 100 KB for 40 ms. The price of off:
- * nginx copies large bodies: 0.2–0.26 ms more CPU per MB (cached 1 MB and 4 MB objects measured).
- * tests/bench/edge.ts gives its bare server block the same value, so that the comparison stays one of
- * server blocks. gzip, Brotli and Lua body filters read bodies into memory anyway.
+ * sendfile(2) for bodies read from the cache: on. Measured (docs/performance.md "The edge's cached
+ * throughput"): on a small cached object it costs nginx about 10 µs of CPU a request on loopback (headers,
+ * body and chunked trailer leave as three sends instead of one writev), the whole gap between this node and
+ * a bare server block of nginx's defaults. Off is not taken: a miss then writes the body to the client before
+ * the cache file is renamed into place (the copy from the temporary file is flushed at once), so a request
+ * right after a miss's answer could miss again (small answers with a Content-Length: 13–36 in 500 under
+ * load, none with on), and `tcp_nopush on`,
+ * which joins the sends, stalled keep-alive answers of about 100 KB for 40 ms. tests/bench/edge.ts gives its
+ * bare server block this value, so that its comparison is one of server blocks.
  */
-export const EDGE_SENDFILE = 'off';
+export const EDGE_SENDFILE = 'on';
 
 /** The longest a request's access-log line waits in nginx's buffer before it is on disk. */
 export const ACCESS_LOG_FLUSH_MS = 250;
