@@ -47,7 +47,7 @@ function serializeBench(n = 20000): void {
   console.log('\n== 设置接口的响应序列化（单次，微秒） ==');
   for (const id of ['compression', 'cache_rules', 'origin']) {
     const d = registry.get(id)!;
-    const answer = ok(registry.defaults(id), { summary: '已开启', fixed: false });
+    const answer = ok(registry.defaults(id), { summary: '已开启', summary_intent: 'success', fixed: false });
     const fast = serializers.read(d);
     const time = (f: () => string) => {
       for (let i = 0; i < 1000; i++) f();
