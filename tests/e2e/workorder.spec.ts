@@ -33,6 +33,11 @@ test('open a work order with an attachment, see it in the list and its detail, r
   const row = page.locator('.work-table tbody tr', { hasText: title });
   await expect(row).toContainText('待处理');
   await expect(row).toContainText('1 条');
+  // a list of one page says how many it holds, with no arrows (renderers/PagePager.tsx)
+  const count = await page.locator('.work-table tbody tr').count();
+  expect(count).toBeLessThan(20);
+  await expect(page.locator('.pager-text')).toHaveText(`共 ${count} 条`);
+  await expect(page.getByRole('button', { name: '下一页' })).toHaveCount(0);
   await row.getByRole('button', { name: title }).click();
   await page.locator('.work-detail').getByRole('button', { name: '关闭工单' }).click();
   await expect(page.locator('.work-detail')).toContainText('已关闭');

@@ -21,6 +21,7 @@ import { useLoaded } from '../common/useList';
 import type { FieldError } from '../../shared/errors';
 import { PURGE_KIND_LABELS, PURGE_STATUS_LABELS, PURGE_TEXTS, type PurgeKind, type PurgeQuota, type PurgeTask } from '../../shared/purge';
 import { formatCount, formatAt } from '../../shared/format';
+import { PagePager } from '../../../renderers/PagePager';
 
 interface FormDef {
   kind: PurgeKind;
@@ -217,13 +218,7 @@ function PurgeLog({ onQuota }: { onQuota(q: PurgeQuota[]): void }) {
           </tbody>
         </HTMLTable>
       )}
-      <div className="pager">
-        <Button icon="chevron-left" aria-label="上一页" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} />
-        <span className="pager-text">
-          第 {pager.page} / {pager.pages} 页，共 {pager.total} 条
-        </span>
-        <Button icon="chevron-right" aria-label="下一页" disabled={page >= pager.pages} onClick={() => setPage((p) => p + 1)} />
-      </div>
+      <PagePager pager={pager} page={page} onPage={setPage} />
     </Card>
   );
 }

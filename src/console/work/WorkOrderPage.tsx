@@ -15,6 +15,7 @@ import { notify } from '../common/toaster';
 import { useLoaded } from '../common/useList';
 import { ATTACHMENT_HELP, WORK_ORDER_STATUS_LABELS, WORK_ORDER_TYPES, type WorkOrderAttachment, type WorkOrderReply, type WorkOrderStatus, type WorkOrderSummary } from '../../shared/monitor';
 import { formatAt } from '../../shared/format';
+import { PagePager } from '../../../renderers/PagePager';
 
 const typeName = (id: string) => WORK_ORDER_TYPES.find((t) => t.id === id)?.name ?? id;
 const statusIntent = (s: WorkOrderStatus) => (s === 'replied' ? 'success' : s === 'pending' ? 'primary' : 'none');
@@ -140,13 +141,7 @@ export default function WorkOrderPage() {
             </tbody>
           </HTMLTable>
         )}
-        <div className="pager">
-          <Button icon="chevron-left" aria-label="上一页" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} />
-          <span className="pager-text">
-            第 {pager.page} / {pager.pages} 页，共 {pager.total} 条
-          </span>
-          <Button icon="chevron-right" aria-label="下一页" disabled={page >= pager.pages} onClick={() => setPage((p) => p + 1)} />
-        </div>
+        <PagePager pager={pager} page={page} onPage={setPage} />
       </Card>
       {creating && (
         <CreateDialog
