@@ -203,7 +203,7 @@ export function SettingPanel({ declaration, registry, bucketName, kind, io, fact
     loaded?.summary !== undefined
       ? loaded.summary === null
         ? undefined
-        : { label: loaded.summary, intent: loaded.summary_intent ?? meta.summary.find((r) => r.label === loaded.summary)?.intent }
+        : { label: loaded.summary, intent: loaded.summary_intent ?? undefined }
       : value !== undefined
         ? registry.summary(meta.id, value)
         : undefined;

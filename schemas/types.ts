@@ -4,13 +4,16 @@ import type { FieldError } from '../src/shared/errors';
 export type JsonSchema = Record<string, unknown>;
 export type UiSchema = Record<string, unknown>;
 
+/** The colours a summary label may take (setting.json `intent`; the settings answers' `summary_intent`). */
+export const SUMMARY_INTENTS = ['success', 'primary', 'warning', 'none'] as const;
+
 /** One label of a setting's summary: the first entry whose `when` schema the value matches wins. */
 export interface SummaryRule {
   when?: JsonSchema;
   /** Only for these kinds of service (a rule limited to kinds is skipped when the kind is not known). */
   kinds?: ServiceKind[];
   label: string;
-  intent?: 'success' | 'primary' | 'warning' | 'none';
+  intent?: (typeof SUMMARY_INTENTS)[number];
 }
 
 /** setting.json */

@@ -150,7 +150,7 @@ test('mirror migration: an old migration warns, and changing from its own bucket
   // an old migration: on, with no destination stored (spec 002 §4: the service's own bucket is used)
   const old = { mirror: 'enable', url_patterns: ['/img/*'], mirror_bucket: '' };
   await page.route(/\/api\/settings\/mirror\/\?/, (r) =>
-    r.request().method() === 'GET' ? r.fulfill({ json: { result: true, error_code: 0, data: old, summary: '已开启', fixed: false } }) : r.continue(),
+    r.request().method() === 'GET' ? r.fulfill({ json: { result: true, error_code: 0, data: old, summary: '已开启', summary_intent: 'success', fixed: false } }) : r.continue(),
   );
   await page.goto('/services/demo-cdn-05/sourceCdn/');
   await expect(summary(page, 'mirror')).toHaveText('已开启');

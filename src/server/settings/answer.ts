@@ -6,11 +6,11 @@
  * schema does not name.
  */
 import fjs from 'fast-json-stringify';
-import type { Declaration, JsonSchema } from '../../../schemas/types';
+import { SUMMARY_INTENTS, type Declaration, type JsonSchema } from '../../../schemas/types';
 import { okSchema } from '../http/envelope';
 
 const summary = { type: ['string', 'null'], description: '摘要标签（setting.json 的 summary，占位符已填入取值），无标签时为 null' };
-const summary_intent = { type: ['string', 'null'], enum: ['success', 'primary', 'warning', 'none', null], description: '摘要标签的颜色（setting.json 的 intent，未写时为 none），无标签时为 null' };
+const summary_intent = { type: ['string', 'null'], enum: [...SUMMARY_INTENTS, null], description: '摘要标签的颜色（setting.json 的 intent，未写时为 none），无标签时为 null' };
 
 /**
  * The answer of GET /api/settings/<id>/ for a value schema (`{}` for any value). `summary` and
