@@ -1,19 +1,23 @@
 /**
- * The edge agent: pulls the configuration from the control plane (long poll by version), compiles it
- * (./compile), tests it with `nginx -t`, swaps it in and reloads nginx, and reports what happened. A
- * service nginx refuses is left out of the apply (its previous configuration stays live) and reported,
- * without touching the others. docs/edge.md.
+ * The edge agent: pulls the configuration from the control plane (long poll by version), compiles each
+ * changed service into data (./compile/service.ts) and loads it into nginx's workers through the node's
+ * admin socket (src/edge/lua/edge_core.lua) — no `nginx -t`, no reload: nginx.conf is fixed
+ * (./compile/main.ts) and is tested and reloaded only when the node itself changes. A service the workers
+ * cannot use is refused alone (its previous version stays); the others go ahead. docs/edge.md.
  *
  * It talks to the control plane only over HTTP (./control.ts) and imports only schemas/ and src/shared/.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { loadEdgeCompilers } from '../../schemas/edge';
-import type { EdgeCompiler } from '../../schemas/edge';
-import type { EdgeApplyReport, EdgeService, EdgeServiceReport } from '../shared/edge';
+import dns from 'node:dns';
+import { execFileSync } from 'node:child_process';
+import { loadEdgeCompilers, type EdgeSettingFolder } from '../../schemas/edge';
+import { settingsDir } from '../../schemas/load';
+import { EDGE_TEXTS, type EdgeApplyReport, type EdgeService, type EdgeServiceReport } from '../shared/edge';
 import { compileService, type CompiledService, type CompileOptions } from './compile/service';
-import { compileMain, type NodeOptions } from './compile/main';
+import { compileNode, type NodeOptions } from './compile/main';
 import { NginxProcess, nginxAvailable, testConfig } from './nginx';
 import { ControlPlane } from './control';
 import { startPurgeRunner, type PurgeRunner } from './purge/runner';
@@ -39,57 +43,74 @@ export interface ApplyResult {
   ok: boolean;
   message?: string;
   refused: EdgeServiceReport[];
-  timings: { compile: number; test: number; reload: number };
+  timings: { compile: number; load: number };
 }
 
 const LUA_DIR = path.join(__dirname, 'lua');
 /** Debian's country database (geoip-database), read by nginx's geoip module for $_GEOIP_COUNTRY_CODE. */
 const GEOIP_COUNTRY = '/usr/share/GeoIP/GeoIP.dat';
 const PAGES_DIR = path.join(__dirname, 'pages');
+/** Services per admin call when the whole node is loaded (after a start). */
+const LOAD_BATCH = 1000;
 
 export class EdgeAgent {
   readonly nginx: NginxProcess;
   readonly control: ControlPlane;
   /** The configuration as last pulled, by service id. */
   private desired = new Map<number, EdgeService>();
-  /** What runs in nginx now, by service id. */
+  /** What the workers hold now, by service id. */
   private live = new Map<number, CompiledService>();
-  private compilers: Map<string, EdgeCompiler>;
+  /** Host → the service that holds it in the workers; HTTPS name → the service whose socket file it is. */
+  private hostOwner = new Map<string, number>();
+  private sniOwner = new Map<string, number>();
+  private compilers: Map<string, EdgeSettingFolder>;
   private version = 0;
   private stopped = false;
   private loop: Promise<void> | null = null;
-  private readonly node: NodeOptions;
+  private readonly node: NodeOptions & CompileOptions;
   private readonly log: (msg: string) => void;
   /** Every finished apply (tests and the benchmark wait on it). */
   readonly applied: ApplyResult[] = [];
   private waiters: (() => void)[] = [];
+  /** nginx reloads since this agent started (only a change of the fixed part reloads). */
+  reloads = 0;
+  /** nginx starts since this agent started (each loads every service again). */
+  starts = 0;
+  private resolved = new Map<string, string>();
   /** Purge and preheat on this node's cache (./purge/runner.ts, docs/operations-tools.md). */
   purge: PurgeRunner | null = null;
   /** Reads the access log and reports the traffic (./logs/shipper.ts, docs/statistics.md "Edge traffic"). */
   // assigned in the constructor: a field initializer runs before `opts` is set under tsx (define semantics)
   readonly traffic: LogShipper;
+  private loading: Promise<void> = Promise.resolve();
 
   constructor(readonly opts: AgentOptions) {
     const dir = path.resolve(opts.dir);
     const root = process.getuid?.() === 0;
+    const runDir = path.join(dir, 'run');
     this.node = {
       prefix: dir,
-      runDir: path.join(dir, 'run'),
+      runDir,
       logsDir: path.join(dir, 'logs'),
       cacheDir: path.join(dir, 'cache'),
       tmpDir: path.join(dir, 'tmp'),
       luaDir: LUA_DIR,
+      schemasDir: path.dirname(settingsDir()),
       pagesDir: PAGES_DIR,
       listen: opts.listen ?? '127.0.0.1',
       ports: opts.ports,
       controlUrl: opts.controlUrl,
+      controlIp: '127.0.0.1',
       user: root ? 'nobody nogroup' : undefined,
       workers: opts.workers ?? Math.min(2, os.cpus().length),
       nodeKey: opts.nodeKey,
       cacheMaxSize: opts.cacheMaxSize ?? '2g',
       geoipCountry: fs.existsSync(GEOIP_COUNTRY) && fs.existsSync('/usr/lib/nginx/modules/ngx_http_geoip_module.so') ? GEOIP_COUNTRY : undefined,
+      fallbackCert: path.join(dir, 'conf', 'fallback.crt'),
+      fallbackKey: path.join(dir, 'conf', 'fallback.key'),
+      resolve: (name) => this.resolved.get(name),
     };
-    this.nginx = new NginxProcess(dir, path.join(dir, 'conf', 'nginx.conf'), path.join(this.node.runDir, 'nginx.pid'));
+    this.nginx = new NginxProcess(dir, path.join(dir, 'conf', 'nginx.conf'), path.join(runDir, 'nginx.pid'));
     this.control = new ControlPlane(opts.controlUrl, opts.nodeKey);
     this.compilers = loadEdgeCompilers();
     this.log = opts.log ?? ((m) => console.log(`[edge] ${m}`));
@@ -100,29 +121,47 @@ export class EdgeAgent {
     return this.node;
   }
 
-  /** The configuration version nginx runs. */
+  /** The configuration version the workers run. */
   get runningVersion(): number {
     return this.version;
   }
 
-  /** Prepares the folders, starts nginx with the last good configuration (or an empty one), then follows the control plane. */
+  /** Prepares the folders and the fixed nginx.conf, starts nginx (or adopts it), then follows the control plane. */
   async start(): Promise<void> {
-    if (!nginxAvailable()) throw new Error('未找到 nginx（/usr/sbin/nginx）。请先运行：sudo apt-get install -y nginx libnginx-mod-http-lua libnginx-mod-http-brotli-filter libnginx-mod-stream');
+    if (!nginxAvailable()) throw new Error('未找到 nginx（/usr/sbin/nginx）。请先运行：sudo apt-get install -y nginx libnginx-mod-http-lua libnginx-mod-http-brotli-filter libnginx-mod-stream libnginx-mod-stream-js lua-cjson');
     const n = this.node;
-    for (const d of [n.prefix, n.runDir, n.logsDir, n.cacheDir, n.tmpDir, path.join(n.prefix, 'conf', 'services'), path.join(n.prefix, 'conf', 'certs')]) fs.mkdirSync(d, { recursive: true });
+    for (const d of [n.prefix, n.runDir, path.join(n.runDir, 'sni'), n.logsDir, n.cacheDir, n.tmpDir, path.join(n.prefix, 'conf')]) fs.mkdirSync(d, { recursive: true });
     if (n.user) this.chownForWorkers();
+    await this.resolveControl();
+    if (!fs.existsSync(n.fallbackCert)) this.fallbackCertificate();
     const conf = path.join(n.prefix, 'conf', 'nginx.conf');
-    if (!fs.existsSync(conf) || !testConfig(n.prefix, conf).ok) {
-      // nothing good on disk: an empty node (every host answers 该域名未接入本节点)
-      fs.rmSync(path.join(n.prefix, 'conf'), { recursive: true, force: true });
-      this.writeTree(path.join(n.prefix, 'conf'), []);
+    const text = compileNode(n);
+    const before = fs.existsSync(conf) ? fs.readFileSync(conf, 'utf8') : null;
+    if (before !== text) {
+      // the fixed part changed (a new node version): tested first, then reloaded if nginx already runs
+      const next = conf + '.next';
+      fs.writeFileSync(next, text, { mode: 0o600 });
+      const t = testConfig(n.prefix, next);
+      if (!t.ok) throw new Error(`边缘节点的 nginx 配置测试未通过：${cleanNginxMessage(t.output)}`);
+      fs.renameSync(next, conf);
     }
     this.nginx.onExit = (code) => {
       if (this.stopped) return;
-      this.log(`nginx 意外退出（${code}），以最后一次成功的配置重新启动`);
-      this.nginx.start().catch((e) => this.log(String(e)));
+      this.log(`nginx 意外退出（${code}），重新启动并重新加载全部服务`);
+      this.restartNginx().catch((e) => this.log(String(e)));
     };
-    await this.nginx.start();
+    const adopted = this.nginx.adopt();
+    if (adopted && before !== text) {
+      await this.nginx.reload();
+      this.reloads++;
+    }
+    if (!adopted) {
+      // sni files of an earlier run: the workers' data is loaded again from version 0, and so are they
+      fs.rmSync(path.join(n.runDir, 'sni'), { recursive: true, force: true });
+      fs.mkdirSync(path.join(n.runDir, 'sni'), { recursive: true });
+      await this.nginx.start();
+      this.starts++;
+    }
     this.loop = this.follow();
     this.purge = startPurgeRunner(this, this.node, this.log);
     this.traffic.start();
@@ -149,95 +188,161 @@ export class EdgeAgent {
     return this.version >= version;
   }
 
+  /** nginx died: start it again and load every service into its new workers before anything else. */
+  private async restartNginx(): Promise<void> {
+    await this.nginx.start();
+    this.starts++;
+    const all = [...this.live.values()];
+    this.hostOwner.clear();
+    this.loading = this.loadAll(all);
+    await this.loading;
+  }
+
+  private async loadAll(all: CompiledService[]): Promise<void> {
+    for (let i = 0; i < all.length; i += LOAD_BATCH) {
+      const batch = all.slice(i, i + LOAD_BATCH);
+      await this.admin('/load', { services: batch.map((c) => ({ id: c.id, v: c.version, json: c.json, hosts: c.hosts })), certs: certsOf(batch), state: { version: this.version } });
+      for (const c of batch) for (const h of c.hosts) this.hostOwner.set(h, c.id);
+    }
+  }
+
   private async follow(): Promise<void> {
     let backoff = 500;
     while (!this.stopped) {
       try {
         // nginx killed while we waited: the supervisor starts it again; an adopted master is polled
-        if (!this.nginx.running && !this.stopped) await this.nginx.start();
+        if (!this.nginx.running && !this.stopped) await this.restartNginx();
+        await this.loading;
         const answer = await this.control.config(this.version, this.version === 0 ? 0 : this.opts.pollWait ?? 20);
+        if (answer.changed) await this.apply(answer.version, answer.services, answer.ids);
         backoff = 500;
-        if (!answer.changed) continue;
-        await this.apply(answer.version, answer.services, answer.ids);
       } catch (e) {
         if (this.stopped) return;
-        this.log(`与控制面通信失败：${(e as Error).message}，${backoff} ms 后重试`);
+        this.log(`与控制面或 nginx 通信失败：${(e as Error).message}，${backoff} ms 后重试`);
         await new Promise((r) => setTimeout(r, backoff));
         backoff = Math.min(backoff * 2, 10_000);
       }
     }
   }
 
-  /** Compiles, tests, swaps and reloads; reports to the control plane. */
+  /** Compiles the changed services, loads them into the workers, drops the gone ones; reports to the control plane. */
   async apply(version: number, changed: EdgeService[], ids: number[]): Promise<ApplyResult> {
     const t0 = Date.now();
     const keep = new Set(ids);
     for (const id of [...this.desired.keys()]) if (!keep.has(id)) this.desired.delete(id);
     for (const s of changed) this.desired.set(s.id, s);
+    await this.resolveOrigins(changed);
 
-    const candidate = new Map<number, CompiledService>();
-    for (const [id, c] of this.live) if (keep.has(id)) candidate.set(id, c);
     const reports = new Map<number, EdgeServiceReport>();
+    const candidates: CompiledService[] = [];
     for (const s of changed) {
       const c = compileService(s, this.compilers, this.node);
       if (c.error) {
         reports.set(s.id, { id: s.id, version: s.version, state: 'refused', message: c.error });
         continue;
       }
-      candidate.set(s.id, c);
+      candidates.push(c);
       reports.set(s.id, { id: s.id, version: s.version, state: 'applied', ...(Object.keys(c.notes).length ? { notes: c.notes } : {}) });
     }
     const tCompile = Date.now() - t0;
-
-    // nginx -t; a refusal that names a service's file leaves that service on its previous configuration
-    const next = path.join(this.node.prefix, 'conf.next');
-    let test = { ok: false, output: '' };
     const t1 = Date.now();
-    for (let round = 0; round < 50; round++) {
-      fs.rmSync(next, { recursive: true, force: true });
-      this.writeTree(next, [...candidate.values()]);
-      test = testConfig(this.node.prefix, path.join(next, 'nginx.conf'));
-      if (test.ok) break;
-      const culprits = this.culprits(test.output, candidate);
-      if (!culprits.length) break;
-      for (const id of culprits) {
-        const s = this.desired.get(id);
-        reports.set(id, { id, version: s?.version ?? 0, state: 'refused', message: `边缘节点（nginx）拒绝了该服务的配置：${cleanNginxMessage(test.output)}` });
-        const old = this.live.get(id);
-        if (old && old !== candidate.get(id)) candidate.set(id, old);
-        else candidate.delete(id);
+    const dropped = [...this.live.keys()].filter((id) => !keep.has(id));
+    const accepted: CompiledService[] = [];
+    for (let i = 0; i < candidates.length || (i === 0 && dropped.length); i += LOAD_BATCH) {
+      const batch = candidates.slice(i, i + LOAD_BATCH);
+      const answer = await this.admin('/load', {
+        services: batch.map((c) => ({ id: c.id, v: c.version, json: c.json, hosts: c.hosts })),
+        certs: certsOf(batch),
+        drop: i === 0 ? dropped : [],
+      });
+      const byId = new Map(batch.map((c) => [c.id, c]));
+      for (const r of (answer as { results: { id?: number; error?: string }[] }).results ?? []) {
+        if (r.id == null) continue;
+        const c = byId.get(r.id);
+        if (!c) continue;
+        if (r.error) reports.set(c.id, { id: c.id, version: c.version, state: 'refused', message: `${EDGE_TEXTS.refusedByNode}${r.error}` });
+        else accepted.push(c);
       }
     }
-    const tTest = Date.now() - t1;
-    if (!test.ok) {
-      const message = `边缘节点配置测试未通过，继续使用上一次成功的配置：${cleanNginxMessage(test.output)}`;
-      this.log(message);
-      const result: ApplyResult = { version: this.version, ok: false, message, refused: [], timings: { compile: tCompile, test: tTest, reload: 0 } };
-      await this.report({ node: this.opts.nodeName, version, ok: false, message, timings: result.timings, services: [] });
-      return result;
+    // hosts and HTTPS names no service holds any more (a domain removed, a service dropped)
+    for (const id of dropped) this.live.delete(id);
+    const before = new Map<number, CompiledService | undefined>();
+    for (const c of accepted) {
+      before.set(c.id, this.live.get(c.id));
+      this.live.set(c.id, c);
     }
-    // swap the tested tree in, then reload
-    const t2 = Date.now();
-    const live = path.join(this.node.prefix, 'conf');
-    const old = path.join(this.node.prefix, 'conf.old');
-    fs.rmSync(old, { recursive: true, force: true });
-    if (fs.existsSync(live)) fs.renameSync(live, old);
-    fs.renameSync(next, live);
-    this.live = candidate;
-    await this.nginx.reload();
-    const tReload = Date.now() - t2;
-    const timings = { compile: tCompile, test: tTest, reload: tReload };
+    const unhost: string[] = [];
+    for (const [h, id] of this.hostOwner) {
+      const c = this.live.get(id);
+      if (!c || !c.hosts.includes(h)) unhost.push(h);
+    }
+    for (const c of accepted) for (const h of c.hosts) this.hostOwner.set(h, c.id);
+    const gone = unhost.filter((h) => !this.live.get(this.hostOwner.get(h) ?? -1)?.hosts.includes(h));
+    if (gone.length) await this.admin('/load', { unhost: gone });
+    for (const h of gone) this.hostOwner.delete(h);
+    this.writeSni(accepted, dropped);
+    await this.admin('/load', { state: { version } });
+    const tLoad = Date.now() - t1;
+
+    const timings = { compile: tCompile, load: tLoad };
     const services = [...reports.values()];
     const refused = services.filter((r) => r.state === 'refused');
     const result: ApplyResult = { version, ok: true, refused, timings };
-    this.log(`已应用配置版本 ${version}：${changed.length} 个服务有变化，${refused.length} 个被拒绝（编译 ${tCompile} ms，测试 ${tTest} ms，重载 ${tReload} ms）`);
-    await this.report({ node: this.opts.nodeName, version, ok: true, timings, services });
+    if (changed.length || dropped.length) this.log(`已应用配置版本 ${version}：${changed.length} 个服务有变化，${refused.length} 个被拒绝（编译 ${tCompile} ms，加载 ${tLoad} ms）`);
+    await this.report({ node: this.opts.nodeName, version, ok: true, timings: { ...timings, reloads: this.reloads }, services });
     // the version counts as running once the control plane has heard of it (the console's status agrees)
     this.version = version;
     this.applied.push(result);
     if (this.applied.length > 100) this.applied.shift();
     this.waiters.splice(0).forEach((w) => w());
     return result;
+  }
+
+  /** The SNI router's files (run/sni/<name>: the name's socket), written atomically. */
+  private writeSni(accepted: CompiledService[], dropped: number[]): void {
+    const dir = path.join(this.node.runDir, 'sni');
+    const want = new Map<string, [number, string]>();
+    for (const c of accepted) for (const [name, socket] of Object.entries(c.sni)) want.set(name, [c.id, socket]);
+    const touched = new Set([...accepted.map((c) => c.id), ...dropped]);
+    for (const [name, id] of this.sniOwner) {
+      if (!touched.has(id) || want.has(name)) continue;
+      const holder = this.live.get(id);
+      if (holder?.sni[name]) continue;
+      fs.rmSync(path.join(dir, name), { force: true });
+      this.sniOwner.delete(name);
+    }
+    for (const [name, [id, socket]] of want) {
+      const file = path.join(dir, name);
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, socket);
+      fs.renameSync(tmp, file);
+      this.sniOwner.set(name, id);
+    }
+  }
+
+  /** One call of the node's admin socket (edge_core.load / state). */
+  admin(pathname: string, body?: unknown): Promise<unknown> {
+    const socketPath = path.join(this.node.runDir, 'admin.sock');
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const req = http.request({ socketPath, path: pathname, method: data ? 'POST' : 'GET', headers: data ? { 'content-type': 'application/json', 'content-length': data.length } : {}, timeout: 60_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200) return reject(new Error(`nginx 管理接口 ${pathname}：HTTP ${res.statusCode} ${text.slice(0, 300)}`));
+          try {
+            resolve(JSON.parse(text));
+          } catch {
+            reject(new Error(`nginx 管理接口 ${pathname}：${text.slice(0, 300)}`));
+          }
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error('超时')));
+      req.on('error', reject);
+      req.end(data);
+    });
   }
 
   private async report(r: EdgeApplyReport): Promise<void> {
@@ -248,36 +353,41 @@ export class EdgeAgent {
     }
   }
 
-  /** The services a `nginx -t` message blames: their file, or a certificate file they use. */
-  private culprits(output: string, candidate: Map<number, CompiledService>): number[] {
-    const ids = new Set<number>();
-    for (const m of output.matchAll(/services\/s(\d+)\.conf/g)) ids.add(Number(m[1]));
-    for (const m of output.matchAll(/certs\/c(\d+)\.(?:crt|key)/g)) {
-      for (const c of candidate.values()) if (Object.keys(c.files).some((f) => f.startsWith(`certs/c${m[1]}.`))) ids.add(c.id);
+  /** The control plane's address for the workers' balancer (it takes addresses). */
+  private async resolveControl(): Promise<void> {
+    const host = new URL(this.opts.controlUrl).hostname.replace(/^\[|\]$/g, '');
+    try {
+      this.node.controlIp = (await dns.promises.lookup(host)).address;
+    } catch {
+      this.node.controlIp = host;
     }
-    return [...ids].filter((id) => candidate.has(id));
   }
 
-  /** Writes nginx.conf, the services' files and their certificates into `dir`. */
-  private writeTree(dir: string, services: CompiledService[]): void {
-    fs.mkdirSync(path.join(dir, 'services'), { recursive: true });
-    fs.mkdirSync(path.join(dir, 'certs'), { recursive: true, mode: 0o700 });
-    const liveDir = path.join(this.node.prefix, 'conf');
-    for (const s of services) {
-      const file = path.join(dir, 'services', `s${s.id}.conf`);
-      const same = this.live.get(s.id) === s && dir !== liveDir;
-      const from = path.join(liveDir, 'services', `s${s.id}.conf`);
-      if (same && fs.existsSync(from)) fs.linkSync(from, file);
-      else fs.writeFileSync(file, s.text);
-      for (const [name, text] of Object.entries(s.files)) {
-        const f = path.join(dir, name);
-        if (!fs.existsSync(f)) fs.writeFileSync(f, text, { mode: 0o600 });
-      }
+  /** Origins given by name: resolved once per apply (the workers' balancer takes addresses). */
+  private async resolveOrigins(changed: EdgeService[]): Promise<void> {
+    const names = new Set<string>();
+    for (const s of changed) {
+      const o = s.settings.origin as { servers?: { address: string }[] } | undefined;
+      for (const x of o?.servers ?? []) if (x.address && !/^[\d.]+$|:/.test(x.address)) names.add(x.address);
     }
-    fs.writeFileSync(path.join(dir, 'nginx.conf'), compileMain(services, this.node), { mode: 0o600 });
+    await Promise.all(
+      [...names].map(async (n) => {
+        try {
+          this.resolved.set(n, (await dns.promises.lookup(n, { family: 4 })).address);
+        } catch {
+          this.resolved.delete(n);
+        }
+      }),
+    );
   }
 
-  /**
+  /** The TLS listeners' fallback certificate: never sent (a name without a certificate is refused in the handshake). */
+  private fallbackCertificate(): void {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', this.node.fallbackKey, '-out', this.node.fallbackCert, '-days', '3650', '-subj', '/CN=edge-fallback'], { stdio: 'ignore' });
+    fs.chmodSync(this.node.fallbackKey, 0o600);
+  }
+
+/**
    * Workers run as nobody when nginx starts as root: the folders they write are theirs. When nobody
    * cannot reach the node's folder (a parent closed to others, as mkdtemp makes them), they run as root.
    */
@@ -292,7 +402,7 @@ export class EdgeAgent {
       this.node.user = 'root root';
       return;
     }
-    for (const d of [this.node.cacheDir, this.node.tmpDir]) {
+    for (const d of [this.node.cacheDir, this.node.tmpDir, path.join(this.node.prefix, 'conf')]) {
       try {
         fs.chownSync(d, ids.uid, ids.gid);
       } catch {
@@ -337,4 +447,10 @@ export function cleanNginxMessage(output: string): string {
     .map((l) => l.replace(/^nginx: \[\w+\]\s*/, '').replace(/\/[^\s"]*\/conf\.next\//g, ''))
     .join('；')
     .slice(0, 1000) || output.slice(0, 1000);
+}
+
+function certsOf(batch: CompiledService[]): { id: number; json: string }[] {
+  const out = new Map<number, string>();
+  for (const c of batch) for (const [id, json] of Object.entries(c.certs)) out.set(Number(id), json);
+  return [...out].map(([id, json]) => ({ id, json }));
 }

@@ -155,6 +155,8 @@ export const EDGE_TEXTS = {
   liveOutOfScope: '直播服务的推流与播放（RTMP/HLS）不在本边缘节点上运行',
   http3Unsupported: '本边缘节点（nginx 1.22）不支持 QUIC，HTTP/3 设置已保存，但不会生效',
   serviceClosed: '服务已关闭',
+  /** A service the node's workers cannot use (its data, a certificate): refused alone, the previous version stays. */
+  refusedByNode: '边缘节点（nginx）拒绝了该服务的配置：',
   unknownDomain: '该域名未接入本节点',
   // the service page (src/console/edge/)
   serviceVersion: '本服务的配置版本',

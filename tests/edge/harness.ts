@@ -215,7 +215,9 @@ export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; age
       server.app.server.closeAllConnections();
       await origin.close();
       await server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      // EDGE_KEEP=1 keeps the node's folder (its logs/error.log) for a look after a failure
+      if (process.env.EDGE_KEEP) console.log(`边缘节点目录保留在 ${dir}`);
+      else fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

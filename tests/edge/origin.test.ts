@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 /**
  * 回源配置 on the edge (docs/edge.md "Access control, paused services and origins"): real requests through
  * nginx reach the configured origin — the protocol (HTTP, HTTPS, 协议跟随), the 回源 Host (and SNI),
@@ -199,13 +201,21 @@ describe('the protocol', () => {
     expect(await seen('/p/follow-2', true)).toMatchObject({ tls: true, sni: HOST, host: HOST });
   });
 
-  test('协议跟随 with an origin on port 80 asks for HTTPS on 443 (the compiler, without nginx)', () => {
-    const ctx = { service: { id: 9, name: 'x', kind: 'cdn' as const, domains: ['x.example.com'] }, prefix: 's9', setting: () => undefined, ports: { http: 80, https: 443 }, q: (t: string) => JSON.stringify(t) };
+  test('协议跟随 with an origin on port 80: the data the balancer reads (it asks HTTPS on 443, src/edge/lua/edge_fetch.lua)', () => {
+    const ctx = { service: { id: 9, name: 'x', kind: 'cdn' as const, domains: ['x.example.com'] }, setting: () => undefined, ports: { http: 80, https: 443 } };
     const out = originEdge({ protocol: 'follow', host: '', servers: [{ address: '203.0.113.5', port: 80, weight: 10, backup: false }, { address: '203.0.113.6', port: 8080, weight: 5, backup: true }], failover }, ctx)!;
-    expect(out.origin!.pass).toBe('$scheme://s9_origin_$scheme');
-    const text = out.http!.join('\n');
-    expect(text).toContain('upstream s9_origin_http {\n  server 203.0.113.5:80 weight=10');
-    expect(text).toContain('upstream s9_origin_https {\n  server 203.0.113.5:443 weight=10');
-    expect(text).toContain('server 203.0.113.6:8080 weight=5 max_fails=1 fail_timeout=1s backup;');
+    expect(out.origin).toEqual({
+      protocol: 'follow',
+      host: undefined,
+      servers: [
+        { address: '203.0.113.5', port: 80, weight: 10, backup: false },
+        { address: '203.0.113.6', port: 8080, weight: 5, backup: true },
+      ],
+      failover: true,
+      timeout: 1,
+      max_fails: 1,
+    });
+    const lua = fs.readFileSync(path.join(__dirname, '../../src/edge/lua/edge_fetch.lua'), 'utf8');
+    expect(lua).toContain('if var.edge_up_scheme == "https" and o.protocol == "follow" and port == 80 then port = 443 end');
   });
 });

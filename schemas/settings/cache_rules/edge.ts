@@ -1,5 +1,5 @@
 import type { EdgeCompiler } from '../../edge';
-import { nginxQuoted, ruleRegex, type MatchType } from '../../edge-match';
+import { ruleRegex, type MatchType } from '../../edge-match';
 
 interface CacheRule { type: MatchType; value: string; ttl: number; ignore_query: boolean }
 interface CacheRules { rules: CacheRule[] }
@@ -8,29 +8,15 @@ interface CacheRules { rules: CacheRule[] }
 export const CACHED_STATUSES = [200, 206, 301, 302];
 
 /**
- * 缓存规则 on the edge: one regex location per rule, in the rules' order, so that the first rule that
- * matches a path wins (nginx tries regex locations in order). In it the rule's time replaces the
- * origin's caching headers (Cache-Control, Expires, X-Accel-Expires are ignored for the cache, still
- * passed to the client), and 忽略 URL 参数 empties the query part of the cache key. A path no rule
- * matches is cached as the origin's headers say.
+ * 缓存规则 on the edge: the rules in their order as regular expressions of the path (edge.lua takes the
+ * first that matches). The rule's time replaces the origin's caching headers for the edge's cache (the
+ * fetch server sets them aside and X-Accel-Expires to the time, src/edge/lua/edge_fetch.lua; the client
+ * still gets them), for CACHED_STATUSES; 忽略 URL 参数 empties the query part of the cache key. A path no
+ * rule matches is cached as the origin's headers say.
  */
 const edge: EdgeCompiler = (v: CacheRules) => {
   if (!v.rules?.length) return null;
-  return {
-    locations: v.rules.map((r, i) => {
-      const { re, caseless } = ruleRegex(r.type, r.value);
-      return {
-        match: `${caseless ? '~*' : '~'} ${nginxQuoted(re)}`,
-        order: i,
-        directives: [
-          'proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
-          `proxy_cache_valid ${CACHED_STATUSES.join(' ')} ${r.ttl}s;`,
-          `set $edge_cache_ttl ${r.ttl};`, // the time, for the edge's Lua (mirror migration takes only what is cached over 24 hours)
-          ...(r.ignore_query ? ['set $edge_key_args "";'] : []),
-        ],
-      };
-    }),
-  };
+  return { data: v.rules.map((r) => ({ ...ruleRegex(r.type, r.value), ttl: r.ttl, ignore_query: r.ignore_query })) };
 };
 
 export default edge;

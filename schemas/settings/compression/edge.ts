@@ -31,8 +31,9 @@ export const COMPRESSIBLE_TYPES = [
 /**
  * 智能压缩 on the edge: the edge compresses what it sends, by the client's Accept-Encoding — Brotli when
  * it is on and the client accepts br (Brotli first when both are on, as the help says), else Gzip when
- * it is on and the client accepts gzip, else nothing. Each at its level. status disable (or both off):
- * no compression at all.
+ * it is on and the client accepts gzip, else nothing. Each at its level: the data names the levels, and
+ * edge.lua picks the node's location of that codec and level (nginx reads levels per location). status
+ * disable (or both off): no compression at all.
  *
  * The origin is always asked for the plain body (no Accept-Encoding), so that the cache holds one
  * uncompressed copy and what the client gets depends on this setting alone, not on the origin.
@@ -41,16 +42,7 @@ const edge: EdgeCompiler = (v: Compression) => {
   const on = v.status !== 'disable';
   const gzip = on && !v.gzip.disable;
   const br = on && !v.br.disable;
-  const types = COMPRESSIBLE_TYPES.join(' ');
-  return {
-    server: [
-      ...(gzip ? ['gzip on;', `gzip_comp_level ${v.gzip.level};`, `gzip_types ${types};`, 'gzip_proxied any;'] : ['gzip off;']),
-      ...(br ? ['brotli on;', `brotli_comp_level ${v.br.level};`, `brotli_types ${types};`] : ['brotli off;']),
-      // Vary: Accept-Encoding on what either may compress (nginx's core adds it; ngx_brotli asks for it too)
-      ...(gzip || br ? ['gzip_vary on;'] : []),
-    ],
-    proxy: ['proxy_set_header Accept-Encoding "";'],
-  };
+  return { plainOrigin: true, ...(gzip || br ? { data: { ...(gzip ? { gzip: v.gzip.level } : {}), ...(br ? { br: v.br.level } : {}) } } : {}) };
 };
 
 export default edge;

@@ -13,13 +13,13 @@ export function hstsValue(v: Hsts): string {
 }
 
 /**
- * HSTS on the edge: every answer over HTTPS (whatever its status, the edge's own included) carries
+ * HSTS on the edge (edge.lua): every answer over HTTPS (whatever its status, the edge's own included) carries
  * `Strict-Transport-Security: max-age=N[; includeSubDomains][; preload]`, replacing the origin's; answers
  * over plain HTTP never do (browsers ignore it there, RFC 6797 §8.1). Off, the origin's header passes.
  */
 const edge: EdgeCompiler = (v: Hsts) => {
   if (!v.enable) return null;
-  return { header_lua: ['if ngx.var.https == "on" then', `  ngx.header["Strict-Transport-Security"] = "${hstsValue(v)}"`, 'end'] };
+  return { data: hstsValue(v) };
 };
 
 export default edge;

@@ -1,5 +1,4 @@
 import type { EdgeCompiler } from '../../edge';
-import { luaString } from '../../edge-match';
 
 interface QueryString { mode: 'keep_all' | 'ignore_all' | 'keep_some' | 'ignore_some'; params: string[] }
 
@@ -35,30 +34,12 @@ export function keyArgs(v: QueryString, args: string): string {
 }
 
 /**
- * URL 参数缓存 on the edge: sets `$edge_key_args` (the query part of the cache key) at the server level,
- * after the default (`$args`). The request that reaches the origin keeps its whole query.
+ * URL 参数缓存 on the edge: data for edge.lua, which sets the query part of the request's cache key
+ * (keyArgs above, the same rule in Lua). The request that reaches the origin keeps its whole query.
  */
 const edge: EdgeCompiler = (v: QueryString) => {
   if (v.mode === 'keep_all') return null;
-  const keep = v.mode === 'keep_some';
-  // (no params with keep_some/ignore_some is refused by the schema; it would keep none / all of them)
-  if (v.mode === 'ignore_all' || (keep && !v.params.length)) return { server: ['set $edge_key_args "";'] };
-  if (!v.params.length) return null;
-  const test = v.params.map((p) => `name == ${luaString(p)}`).join(' or ');
-  return {
-    server: [
-      'set_by_lua_block $edge_key_args {',
-      '  local args = ngx.var.args',
-      '  if not args or args == "" then return "" end',
-      '  local out, n = {}, 0',
-      '  for part in string.gmatch(args, "[^&]+") do',
-      '    local name = ngx.unescape_uri(string.match(part, "^[^=]*"))',
-      `    if ${keep ? '' : 'not '}(${test}) then n = n + 1; out[n] = part end`,
-      '  end',
-      '  return table.concat(out, "&", 1, n)',
-      '}',
-    ],
-  };
+  return { data: { mode: v.mode, params: v.params } };
 };
 
 export default edge;

@@ -1,48 +1,64 @@
 /**
- * The node's nginx.conf: modules, the SNI router (stream, ssl_preread) that sends each HTTPS domain to
- * the Unix socket of its service's TLS profile, the cache, the JSON access log, the default servers,
- * and `include services/*.conf`. A pure function of the compiled services and the node's options.
+ * The node's nginx.conf: fixed. It does not depend on the services (docs/edge.md "The fixed part"): one
+ * server block serves every domain on the plain port and on the two TLS sockets behind the SNI router;
+ * what a service does is data that the workers look up by Host (and SNI) in shared dictionaries filled
+ * by the agent through the node's own admin socket. A customer's change never rewrites this file; only a
+ * new node version (modules, a new setting folder with Lua, new options) does, and then the agent tests
+ * and reloads it once.
  */
-import type { CompiledService, CompileOptions, TlsProfile } from './service';
-import { profileKey, protocolsOf, q } from './service';
 import { EDGE_TEXTS } from '../../shared/edge';
+import { THUMB_MAX_BYTES } from '../../shared/edge-files';
+import { COMPRESSIBLE_TYPES } from '../../../schemas/settings/compression/edge';
 
-export interface NodeOptions extends CompileOptions {
+export interface NodeOptions {
   prefix: string;
+  ports: { http: number; https: number };
+  /** Address the plain-HTTP and the public TLS listener bind, e.g. 127.0.0.1 */
+  listen: string;
   /** Absolute paths. */
+  runDir: string;
   logsDir: string;
   cacheDir: string;
   tmpDir: string;
+  /** The runtime's Lua and njs (src/edge/lua). */
   luaDir: string;
-  /** The worker user when started as root (nginx would pick nobody anyway; its folders are chowned to it). */
+  /** The settings' folders (schemas/settings): `require("settings.<id>")` loads `<id>/edge.lua`. */
+  schemasDir: string;
+  pagesDir: string;
+  /** The control plane's base URL (file services' storage is behind its edge API). */
+  controlUrl: string;
+  /** The control plane's address (balancer_by_lua takes addresses, not names). */
+  controlIp?: string;
+  /** The worker user when started as root. */
   user?: string;
   workers: number;
   nodeKey: string;
   cacheMaxSize: string;
   /** The country database (Debian's geoip-database), when present: $geoip_country_code for $_GEOIP_COUNTRY_CODE. */
   geoipCountry?: string;
+  /** Shared dictionary sizes (MB): the services' data, host → service, certificates. */
+  dict?: { services?: number; hosts?: number; certs?: number };
+  /** The fallback certificate of the TLS listeners (never sent: a name without a certificate is refused in the handshake). */
+  fallbackCert: string;
+  fallbackKey: string;
 }
 
 // Filters run in the reverse order of loading: image_filter first (on the origin's image), then Lua's body
 // filters (on the plain body: page optimisation, mirror migration), then brotli (and the built-in gzip)
-const MODULES = ['ndk_http_module', 'ngx_http_brotli_filter_module', 'ngx_http_lua_module', 'ngx_stream_module', 'ngx_http_image_filter_module'];
+const MODULES = ['ndk_http_module', 'ngx_http_brotli_filter_module', 'ngx_http_lua_module', 'ngx_stream_module', 'ngx_stream_js_module', 'ngx_http_image_filter_module'];
 export const MODULES_DIR = '/usr/lib/nginx/modules';
 
-/**
- * sendfile(2) for bodies read from the cache: on. Measured (docs/performance.md "The edge's cached
- * throughput"): on a small cached object it costs nginx about 10 µs of CPU a request on loopback (headers,
- * body and chunked trailer leave as three sends instead of one writev), the whole gap between this node and
- * a bare server block of nginx's defaults. Off is not taken: a miss then writes the body to the client before
- * the cache file is renamed into place (the copy from the temporary file is flushed at once), so a request
- * right after a miss's answer could miss again (small answers with a Content-Length: 13–36 in 500 under
- * load, none with on), and `tcp_nopush on`,
- * which joins the sends, stalled keep-alive answers of about 100 KB for 40 ms. tests/bench/edge.ts gives its
- * bare server block this value, so that its comparison is one of server blocks.
- */
+/** sendfile for bodies read from the cache: on (docs/performance.md "The edge's cached throughput"). */
 export const EDGE_SENDFILE = 'on';
 
 /** The longest a request's access-log line waits in nginx's buffer before it is on disk. */
 export const ACCESS_LOG_FLUSH_MS = 250;
+
+/** The compression variants: a location per codec and level (nginx reads levels per location, not per request). */
+export const GZIP_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+export const BROTLI_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+/** The most assets one service may push (server_push's schema caps the list at this). */
+export const PUSH_SLOTS = 10;
 
 /** The fields of one access-log line (docs/edge.md "Access log"). */
 const LOG_FORMAT = [
@@ -68,17 +84,99 @@ const LOG_FORMAT = [
   '"pre":"$edge_preheat"}',
 ].join(',');
 
-export function compileMain(services: CompiledService[], o: NodeOptions): string {
-  const profiles = new Map<string, TlsProfile>();
-  const sni: string[] = [];
-  for (const s of services) {
-    if (!s.tls) continue;
-    const key = profileKey(s.tls.profile);
-    profiles.set(key, s.tls.profile);
-    for (const d of s.tls.domains) sni.push(`    ${d} unix:${o.runDir}/tls-${key}.sock;`);
-  }
+/** Quotes for nginx: double quotes, with backslash, quote and dollar escaped. */
+export function q(text: string): string {
+  return `"${String(text).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$/g, '${dollar}')}"`;
+}
+
+const types = COMPRESSIBLE_TYPES.join(' ');
+
+/**
+ * What every client-side location does: the cache (key from the runtime), the hop to the node's fetch
+ * server (which goes to the origin or the storage), the runtime's filters, X-Cache, server push slots and
+ * the rules' rate limit. 599 is the fetch server's word for "an error page applies" (docs/edge.md).
+ */
+function clientSide(extra: string[]): string[] {
+  return [
+    ...extra,
+    'proxy_cache edge_cache;',
+    'proxy_cache_key $edge_cache_key;',
+    'proxy_pass http://edge_fetch;',
+    'proxy_http_version 1.1;',
+    'proxy_set_header Connection "";',
+    'proxy_set_header Host $host;',
+    'proxy_set_header X-Edge-Svc $edge_svc;',
+    'proxy_set_header X-Edge-Fetch $edge_fetch;',
+    'proxy_set_header X-Edge-Scheme $scheme;',
+    'proxy_set_header X-Real-IP $edge_real_ip;',
+    'proxy_set_header X-Forwarded-For $edge_xff;',
+    'proxy_set_header X-Forwarded-Proto $edge_fwd_proto;',
+    'proxy_set_header Accept-Encoding $edge_accept_encoding;',
+    'proxy_read_timeout 300s;',
+    'proxy_intercept_errors on;',
+    'error_page 599 = @edge_page;',
+    'limit_rate_after $edge_rate_after;',
+    ...Array.from({ length: PUSH_SLOTS }, (_, i) => `http2_push $edge_push${i + 1};`),
+    'header_filter_by_lua_block { edge_core.header() }',
+    'body_filter_by_lua_block { edge_core.body() }',
+    'log_by_lua_block { edge_core.log() }',
+  ];
+}
+
+/** A client-side server block: its listeners, TLS from the data, the request's variables, the locations. */
+function clientServer(o: NodeOptions, listens: string[], extra: string[], locations: string[]): string[] {
+  return [
+    '  server {',
+    ...listens.map((l) => '    ' + l),
+    '    server_name _;',
+    `    ssl_certificate ${o.fallbackCert};`,
+    `    ssl_certificate_key ${o.fallbackKey};`,
+    '    ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3;',
+    ...extra.map((l) => '    ' + l),
+    '    ssl_client_hello_by_lua_block { require("edge_tls").client_hello() }',
+    '    ssl_certificate_by_lua_block { require("edge_tls").certificate() }',
+    ...[
+      'edge_service ""', 'edge_svc ""', 'edge_fetch ""', 'edge_cache_key ""', 'edge_real_ip $remote_addr', 'edge_xff $proxy_add_x_forwarded_for',
+      'edge_fwd_proto $scheme', 'edge_accept_encoding $http_accept_encoding', 'edge_rate_after 0', 'edge_img_w "-"', 'edge_img_h "-"',
+      'edge_img_q 75', 'edge_stash ""', 'edge_refusal ""', 'edge_cache_ttl ""', 'edge_rules_done ""',
+      ...Array.from({ length: PUSH_SLOTS }, (_, i) => `edge_push${i + 1} ""`),
+    ].map((v) => `    set $${v};`),
+    '    add_header X-Cache $edge_x_cache always;',
+    ...locations.map((l) => '  ' + l),
+    '  }',
+  ];
+}
+
+const block = (head: string, lines: string[], pad = '  ') => [`${pad}${head} {`, ...lines.map((l) => `${pad}  ${l}`), `${pad}}`];
+
+export function compileNode(o: NodeOptions): string {
+  const d = { services: 256, hosts: 64, certs: 64, ...o.dict };
+  const noCompression = ['gzip off;', 'brotli off;'];
+  const locations: string[] = [
+    ...block('location /', ['rewrite_by_lua_block { edge_core.rewrite() }', ...clientSide(noCompression)]),
+    ...GZIP_LEVELS.flatMap((l) =>
+      block(`location @gz${l}`, clientSide(['gzip on;', `gzip_comp_level ${l};`, `gzip_types ${types};`, 'gzip_proxied any;', 'gzip_vary on;', 'brotli off;'])),
+    ),
+    ...BROTLI_LEVELS.flatMap((l) => block(`location @br${l}`, clientSide(['gzip off;', 'brotli on;', `brotli_comp_level ${l};`, `brotli_types ${types};`, 'gzip_vary on;']))),
+    ...(['resize', 'crop'] as const).flatMap((op) =>
+      block(
+        `location @img_${op}`,
+        clientSide([
+          ...noCompression,
+          `image_filter ${op} $edge_img_w $edge_img_h;`,
+          'image_filter_jpeg_quality $edge_img_q;',
+          'image_filter_webp_quality $edge_img_q;',
+          `image_filter_buffer ${THUMB_MAX_BYTES};`,
+        ]),
+      ),
+    ),
+    // the fetch server said an error page applies (599), or the storage missed: the runtime decides where next
+    ...block('location @edge_page', ['rewrite_by_lua_block { edge_core.page() }', 'return 500;']),
+    ...block('location = /__edge/closed.html', ['internal;', `alias ${q(o.pagesDir + '/closed.html')};`, 'add_header X-Cache MISS always;', 'header_filter_by_lua_block { edge_core.header() }', 'log_by_lua_block { edge_core.log() }']),
+  ];
+
   const lines = [
-    '# generated by the edge agent (src/edge/); do not edit',
+    '# generated by the edge agent (src/edge/compile/main.ts): fixed, whatever the services; do not edit',
     ...MODULES.map((m) => `load_module ${MODULES_DIR}/${m}.so;`),
     ...(o.geoipCountry ? [`load_module ${MODULES_DIR}/ngx_http_geoip_module.so;`] : []),
     ...(o.user ? [`user ${o.user};`] : []),
@@ -88,13 +186,13 @@ export function compileMain(services: CompiledService[], o: NodeOptions): string
     `error_log ${o.logsDir}/error.log warn;`,
     'events { worker_connections 4096; }',
     '',
+    // HTTPS: the SNI router sends each name to the socket with or without HTTP/2 (ALPN is per socket in
+    // nginx 1.22); the name's socket is a file the agent writes (run/sni/<name>), read by njs
     'stream {',
-    '  map_hash_bucket_size 128;',
-    '  map $ssl_preread_server_name $edge_tls_socket {',
-    '    hostnames;',
-    ...sni,
-    `    default unix:${o.runDir}/tls-default.sock;`,
-    '  }',
+    `  js_import edge_sni from ${o.luaDir}/edge_sni.js;`,
+    `  js_var $edge_sni_dir ${o.runDir}/sni;`,
+    `  js_var $edge_run_dir ${o.runDir};`,
+    '  js_set $edge_tls_socket edge_sni.route;',
     `  server { listen ${o.listen}:${o.ports.https}; ssl_preread on; proxy_pass $edge_tls_socket; proxy_protocol on; }`,
     '}',
     '',
@@ -110,11 +208,16 @@ export function compileMain(services: CompiledService[], o: NodeOptions): string
     `  sendfile ${EDGE_SENDFILE};`,
     '  keepalive_timeout 65;',
     '  server_tokens off;',
-    '  server_names_hash_bucket_size 128;',
-    '  server_names_hash_max_size 65536;',
-    '  map_hash_bucket_size 128;',
     '  variables_hash_max_size 2048;',
-    `  lua_package_path ${q(o.luaDir + '/?.lua;;')};`,
+    '  variables_hash_bucket_size 128;',
+    `  lua_package_path ${q(`${o.luaDir}/?.lua;${o.schemasDir}/?/edge.lua;/usr/share/lua/5.1/?.lua;;`)};`,
+    '  lua_package_cpath "/usr/lib/x86_64-linux-gnu/lua/5.1/?.so;;";',
+    `  lua_shared_dict edge_services ${d.services}m;`,
+    `  lua_shared_dict edge_hosts ${d.hosts}m;`,
+    `  lua_shared_dict edge_certs ${d.certs}m;`,
+    '  lua_shared_dict edge_state 8m;',
+    // the runtime's options (the node's key, ports, control plane) for every worker
+    `  init_by_lua_block { edge_core = require("edge_core"); edge_core.init({ node_key = ${luaQ(o.nodeKey)}, http_port = ${o.ports.http}, https_port = ${o.ports.https}, control = ${luaQ(o.controlUrl)}, control_ip = ${luaQ(o.controlIp ?? '127.0.0.1')}, texts = { unknown_domain = ${luaQ(EDGE_TEXTS.unknownDomain + '\n')} } }) }`,
     ...(o.geoipCountry ? [`  geoip_country ${o.geoipCountry};`] : []),
     `  log_format edge_json escape=json '${LOG_FORMAT}';`,
     // buffered: one write per 64 KB or per ACCESS_LOG_FLUSH_MS, not one per request (the shipper reads every 10 s)
@@ -127,17 +230,94 @@ export function compileMain(services: CompiledService[], o: NodeOptions): string
     `  map "" $edge_node_auth { default ${q('Bearer ' + o.nodeKey)}; }`,
     `  map $http_x_edge_preheat $edge_preheat { ${q('Bearer ' + o.nodeKey)} 1; default 0; }`,
     '',
-    '  # a host no service has',
-    `  server { listen ${o.listen}:${o.ports.http} default_server; set $edge_service ""; location / { types { } default_type "text/plain; charset=utf-8"; return 404 ${q(EDGE_TEXTS.unknownDomain + '\n')}; } }`,
-    `  server { listen unix:${o.runDir}/tls-default.sock ssl proxy_protocol default_server; ssl_reject_handshake on; }`,
-    ...[...profiles.entries()].map(
-      ([key, p]) =>
-        `  server { listen unix:${o.runDir}/tls-${key}.sock ssl${p.http2 ? ' http2' : ''} proxy_protocol default_server; ssl_reject_handshake on; ssl_protocols ${protocolsOf(p).join(' ')};${p.min === 'TLSv1' || p.min === 'TLSv1.1' ? ' ssl_ciphers DEFAULT:@SECLEVEL=0;' : ''} }`,
-    ),
+    // the fetch server: the node's own hop to a service's origin (balancer_by_lua) or storage
+    '  upstream edge_fetch { server unix:' + o.runDir + '/fetch.sock; keepalive 64; }',
+    '  upstream edge_origin {',
+    '    server 0.0.0.1;',
+    '    balancer_by_lua_block { require("edge_fetch").balancer() }',
+    '    keepalive 256;',
+    '  }',
+    // TLS to an origin without idle connections: nginx keeps them by address, and one made with another
+    // service's SNI name must not be reused
+    '  upstream edge_origin_tls {',
+    '    server 0.0.0.1;',
+    '    balancer_by_lua_block { require("edge_fetch").balancer() }',
+    '  }',
     '',
-    '  include services/*.conf;',
+    ...clientServer(o, [`listen ${o.listen}:${o.ports.http} default_server;`, `listen unix:${o.runDir}/tls-h1.sock ssl proxy_protocol;`, `listen unix:${o.runDir}/tls-h2.sock ssl http2 proxy_protocol;`], [], locations),
+    // TLSv1 and TLSv1.1 sign their handshake with MD5/SHA-1, which OpenSSL 3 allows only at security level 0 (per server block)
+    ...clientServer(o, [`listen unix:${o.runDir}/tls-h1l.sock ssl proxy_protocol;`, `listen unix:${o.runDir}/tls-h2l.sock ssl http2 proxy_protocol;`], ['ssl_ciphers DEFAULT:@SECLEVEL=0;'], locations),
+    '',
+    '  # the admin socket: the agent loads the services\' data (edge_core.load)',
+    '  server {',
+    `    listen unix:${o.runDir}/admin.sock;`,
+    '    access_log off;',
+    '    client_max_body_size 256m;',
+    '    client_body_buffer_size 256m;',
+    '    location = /load { content_by_lua_block { edge_core.load() } }',
+    '    location = /state { content_by_lua_block { edge_core.state() } }',
+    '  }',
+    '',
+    '  # the fetch server: only this nginx reaches it (a Unix socket in the node\'s run folder)',
+    '  server {',
+    `    listen unix:${o.runDir}/fetch.sock;`,
+    '    access_log off;',
+    '    set $edge_up_scheme http;',
+    '    set $edge_up_target origin;',
+    '    set $edge_up_pool edge_origin;',
+    '    set $edge_up_host "";',
+    '    set $edge_up_uri "";',
+    '    proxy_http_version 1.1;',
+    '    proxy_set_header Connection "";',
+    '    proxy_set_header Host $edge_up_host;',
+    '    proxy_set_header X-Edge-Svc "";',
+    '    proxy_set_header X-Edge-Fetch "";',
+    '    proxy_set_header X-Edge-Scheme "";',
+    '    proxy_set_header X-Edge-Trace "";',
+    '    proxy_set_header X-Edge-Preheat "";',
+    '    proxy_ssl_server_name on;',
+    '    proxy_ssl_name $edge_up_host;',
+    '    proxy_read_timeout 300s;',
+    '    proxy_next_upstream error timeout http_502 http_503 http_504;',
+    '    proxy_buffering on;',
+    '    location / {',
+    '      rewrite_by_lua_block { require("edge_fetch").rewrite() }',
+    '      proxy_pass $edge_up_scheme://$edge_up_pool;',
+    '      header_filter_by_lua_block { require("edge_fetch").header() }',
+    '    }',
+    // a file service's storage behind the control plane (the node's key); intercepting 404 only when the service has an origin to ask next
+    '    location @storage {',
+    '      proxy_pass $edge_up_scheme://$edge_up_pool$edge_up_uri;',
+    '      proxy_set_header Authorization $edge_node_auth;',
+    '      proxy_set_header Accept-Encoding "";',
+    '      header_filter_by_lua_block { require("edge_fetch").header() }',
+    '    }',
+    '    location @storage_or_origin {',
+    '      proxy_pass $edge_up_scheme://$edge_up_pool$edge_up_uri;',
+    '      proxy_set_header Authorization $edge_node_auth;',
+    '      proxy_set_header Accept-Encoding "";',
+    '      proxy_intercept_errors on;',
+    '      error_page 404 = @storage_miss;',
+    '      header_filter_by_lua_block { require("edge_fetch").header() }',
+    '    }',
+    '    location @storage_miss {',
+    '      rewrite_by_lua_block { require("edge_fetch").storage_miss() }',
+    '      proxy_pass $edge_up_scheme://$edge_up_pool;',
+    '      header_filter_by_lua_block { require("edge_fetch").header() }',
+    '    }',
+    '  }',
     '}',
     '',
   ];
   return lines.join('\n');
+}
+
+/** A Lua string literal (the options are ASCII: a key, a URL). */
+function luaQ(s: string): string {
+  let out = '"';
+  for (const b of Buffer.from(s, 'utf8')) {
+    const ch = String.fromCharCode(b);
+    out += /[A-Za-z0-9 _.\-/:=&?#@!~*+%^|<>;,()]/.test(ch) ? ch : `\\${String(b).padStart(3, '0')}`;
+  }
+  return out + '"';
 }

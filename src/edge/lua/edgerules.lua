@@ -294,31 +294,17 @@ local function trace_header(set, st)
   return "rate=" .. tostring(st.rate or "") .. ";after=" .. tostring(st.after or "") .. ";rules=" .. concat(rules, ",")
 end
 
--- the rewrite phase: run the rules and act on the outcome
-function _M.rewrite(set)
-  local ctx = ngx.ctx
-  local done = ngx_var.edge_rules_done
-  if done ~= "" then
-    -- back after the rewrite's location match: nginx cleared ngx.ctx, the state waited under the
-    -- key the variable holds
-    local id = done
-    local kept = pending[id]
-    if kept then
-      pending[id] = nil
-      ctx.edge_rules = kept.st
-      ctx.edge_trace = kept.trace
-    end
-    return
-  end
+-- the access phase of the runtime (edge_core.lua, through edge_rules_glue.lua): run the rules and act
+-- on the outcome; `r` is the request's state in the runtime (its refusal and error pages)
+function _M.access(set, r)
   if ngx_req.is_internal() then return end
-  ngx_var.edge_rules_done = "1"
   -- the trace header is the node's: neither the rules nor the origin see it
   local auth = ngx_var.http_x_edge_trace
   if auth then ngx_req.clear_header("X-Edge-Trace") end
   local req = request(set.body)
   local st = _M.run(set, req)
-  ctx.edge_rules = st
-  if auth and auth == ngx_var.edge_node_auth then ctx.edge_trace = trace_header(set, st) end
+  r.rules = st
+  if auth and auth == ngx_var.edge_node_auth then r.rules_trace = trace_header(set, st) end
 
   if st.status then
     if st.location then
@@ -338,7 +324,7 @@ function _M.rewrite(set)
     end
     if st.body == "" and st.status >= 300 then
       -- a refusal without a body of its own: the page 自定义错误页面 gives 边缘规则拦截, if any
-      if st.status >= 400 then ngx_var.edge_refusal = ngx_var.edge_rules_refusal end
+      if st.status >= 400 then return r:refuse(40310005, st.status) end
       return ngx.exit(st.status)
     end
     ngx.status = st.status
@@ -387,24 +373,14 @@ function _M.rewrite(set)
   if st.rate then ngx_var.limit_rate = st.rate end
   if st.after then ngx_var.edge_rate_after = st.after end
 
-  if st.query ~= req.query then
-    if ngx_var.edge_key_args == req.query then ngx_var.edge_key_args = st.query end
-    ngx_req.set_uri_args(st.query)
-  end
-  if st.rewritten and st.path ~= req.uri then
-    seq = seq + 1
-    local id = "k" .. seq
-    pending[id] = { st = st, trace = ctx.edge_trace }
-    ngx_var.edge_rules_done = id
-    ngx_req.set_uri(st.path, true)
-  end
+  if st.query ~= req.query then ngx_req.set_uri_args(st.query) end
+  if st.rewritten and st.path ~= req.uri then ngx_req.set_uri(st.path, false) end
 end
 
 -- the header filter: response header changes, on whatever answer the request gets
-function _M.header_filter()
-  local ctx = ngx.ctx
-  if ctx.edge_trace then ngx.header["X-Edge-Trace"] = ctx.edge_trace end
-  local st = ctx.edge_rules
+function _M.header(set, r)
+  if r.rules_trace then ngx.header["X-Edge-Trace"] = r.rules_trace end
+  local st = r.rules
   if not st then return end
   local header = ngx.header
   for _, h in ipairs(st.rsp_headers) do
