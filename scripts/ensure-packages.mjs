@@ -3,7 +3,7 @@
  * The Debian programs the tests and the server use, installed with apt when missing and we are root:
  * Chromium (browser tests; Playwright cannot download its own browser here) with CJK fonts, ffmpeg
  * (media processing), pebble (the ACME test server the certificate tests obtain certificates from),
- * and the edge: nginx 1.22 with its lua (LuaJIT), brotli, stream, image-filter and geoip modules, the
+ * and the edge: nginx 1.22 with its lua (LuaJIT), brotli, stream (with njs), image-filter and geoip modules, lua-cjson, the
  * country database, luajit2 for the Lua checks (docs/edge.md), and wrk for the edge's figures in the bench. Debian's plain `luajit` package
  * conflicts with the lua module's libluajit2 and is never installed. Otherwise says how to install them.
  */
@@ -20,6 +20,9 @@ const wanted = [
   { file: '/usr/lib/nginx/modules/ngx_http_lua_module.so', packages: ['libnginx-mod-http-lua'] },
   { file: '/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so', packages: ['libnginx-mod-http-brotli-filter'] },
   { file: '/usr/lib/nginx/modules/ngx_stream_module.so', packages: ['libnginx-mod-stream'] },
+  // the SNI router of the fixed nginx.conf (njs in the stream module) and the runtime's JSON (docs/edge.md)
+  { file: '/usr/lib/nginx/modules/ngx_stream_js_module.so', packages: ['libnginx-mod-stream-js'] },
+  { file: '/usr/lib/x86_64-linux-gnu/lua/5.1/cjson.so', packages: ['lua-cjson'] },
   { file: '/usr/lib/nginx/modules/ngx_http_image_filter_module.so', packages: ['libnginx-mod-http-image-filter'] },
   { file: '/usr/lib/nginx/modules/ngx_http_geoip_module.so', packages: ['libnginx-mod-http-geoip'] },
   { file: '/usr/share/GeoIP/GeoIP.dat', packages: ['geoip-database'] },
