@@ -135,6 +135,8 @@ function clientServer(o: NodeOptions, listens: string[], extra: string[], locati
     ...extra.map((l) => '    ' + l),
     '    ssl_client_hello_by_lua_block { require("edge_tls").client_hello() }',
     '    ssl_certificate_by_lua_block { require("edge_tls").certificate() }',
+    // nginx's own answers before any location (a 405 for TRACE): the locations have their own filter
+    '    header_filter_by_lua_block { edge_core.early_header() }',
     ...[
       'edge_service ""', 'edge_svc ""', 'edge_fetch ""', 'edge_cache_key ""', 'edge_real_ip $remote_addr', 'edge_xff $proxy_add_x_forwarded_for',
       'edge_fwd_proto $scheme', 'edge_accept_encoding $http_accept_encoding', 'edge_rate_after 0', 'edge_img_w "-"', 'edge_img_h "-"',
