@@ -6,4 +6,7 @@ function M.header(value)
   if ngx.var.https == "on" then ngx.header["Strict-Transport-Security"] = value end
 end
 
+-- nginx's own answers before any location (a 405 for TRACE) carry it too
+M.early_header = M.header
+
 return M

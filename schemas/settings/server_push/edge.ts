@@ -1,9 +1,16 @@
 import type { EdgeCompiler } from '../../edge';
+import schema from './schema.json';
 
 interface ServerPush {
   server_push_enable: boolean;
   server_push_options: { url_patterns: string[]; assets: string[]; preload: boolean };
 }
+
+/**
+ * The most assets one service pushes: the schema's cap. The node's fixed nginx.conf has as many
+ * `http2_push $edge_pushN` slots (PUSH_SLOTS in src/edge/compile/main.ts is this number).
+ */
+export const PUSH_MAX_ASSETS: number = schema.properties.server_push_options.properties.assets.maxItems;
 
 /** What a preload link says the asset is, by its suffix (browsers ignore a preload without `as`). */
 const AS: [RegExp, string][] = [
@@ -13,50 +20,38 @@ const AS: [RegExp, string][] = [
   [/\.(woff2?|ttf|otf|eot)$/i, 'font'],
 ];
 
-/** A map key: literal text in double quotes (map keys take no variables). */
-const key = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-
-/** A Lua string literal (the values are ASCII paths: the schema forbids spaces and *). */
-const lua = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+/** What edge.lua receives. */
+export interface ServerPushData {
+  /** The match paths (request paths, compared exactly with $uri). */
+  paths: string[];
+  /** The assets pushed on them (at most PUSH_MAX_ASSETS), each into its slot $edge_push1… */
+  assets: string[];
+  /** With 预加载: one `Link` value per asset. */
+  links?: string[];
+}
 
 /**
- * HTTP/2 Server Push on the edge. A match path (url_patterns) is a request path, matched exactly
- * (without the query string; the schema forbids *). An HTTP/2 request for one of them gets each asset
- * pushed with its answer (`http2_push` on a map of `$uri`, so an unmatched path pushes nothing); with
- * preload, every answer on a match path, HTTP/1.1 as well, carries `Link: <asset>; rel=preload; as=…`.
- * nginx's `http2_push_preload` stays off, so that an asset is never pushed twice.
+ * HTTP/2 Server Push on the edge (edge.lua acts on this data). A match path (url_patterns) is a request
+ * path, matched exactly (without the query string; the schema forbids *). An HTTP/2 request for one of
+ * them gets each asset pushed with its answer (the node's `http2_push $edge_pushN` slots, which edge.lua
+ * fills on a match path only); with preload, every answer on a match path, HTTP/1.1 as well, carries
+ * `Link: <asset>; rel=preload; as=…`. nginx's `http2_push_preload` stays off, so that an asset is never
+ * pushed twice.
  */
-const edge: EdgeCompiler = (v: ServerPush, ctx) => {
+const edge: EdgeCompiler = (v: ServerPush) => {
   if (!v.server_push_enable) return null;
   const paths = [...new Set(v.server_push_options.url_patterns)];
   const assets = [...new Set(v.server_push_options.assets)];
   if (!paths.length || !assets.length) return null;
-  const http: string[] = [];
-  const server: string[] = [];
-  assets.forEach((a, i) => {
-    const name = `$${ctx.prefix}_push${i}`;
-    http.push(`map $uri ${name} {`, ...paths.map((p) => `  ${key(p)} ${ctx.q(a)};`), '  default "";', '}');
-    server.push(`http2_push ${name};`);
-  });
-  const out: ReturnType<EdgeCompiler> = { http, server };
+  if (assets.length > PUSH_MAX_ASSETS) throw new Error(`推送资源最多 ${PUSH_MAX_ASSETS} 个`);
+  const data: ServerPushData = { paths, assets };
   if (v.server_push_options.preload) {
-    const links = assets.map((a) => {
+    data.links = assets.map((a) => {
       const as = AS.find(([re]) => re.test(a))?.[1];
       return `<${encodeURI(a)}>; rel=preload${as ? `; as=${as}` : ''}`;
     });
-    out.header_lua = [
-      'do',
-      `  local paths = { ${paths.map((p) => `[${lua(p)}] = true`).join(', ')} }`,
-      '  if paths[ngx.var.uri] then',
-      '    local link = ngx.header["Link"]',
-      '    if type(link) == "string" then link = { link } elseif link == nil then link = {} end',
-      ...links.map((l) => `    link[#link + 1] = ${lua(l)}`),
-      '    ngx.header["Link"] = link',
-      '  end',
-      'end',
-    ];
   }
-  return out;
+  return { data };
 };
 
 export default edge;

@@ -9,6 +9,7 @@
 import { EDGE_TEXTS } from '../../shared/edge';
 import { THUMB_MAX_BYTES } from '../../shared/edge-files';
 import { COMPRESSIBLE_TYPES } from '../../../schemas/settings/compression/edge';
+import { PUSH_MAX_ASSETS } from '../../../schemas/settings/server_push/edge';
 
 export interface NodeOptions {
   prefix: string;
@@ -57,8 +58,8 @@ export const ACCESS_LOG_FLUSH_MS = 250;
 /** The compression variants: a location per codec and level (nginx reads levels per location, not per request). */
 export const GZIP_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 export const BROTLI_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
-/** The most assets one service may push (server_push's schema caps the list at this). */
-export const PUSH_SLOTS = 10;
+/** The push slots ($edge_push1…): as many as one service may push (server_push's schema caps its assets). */
+export const PUSH_SLOTS = PUSH_MAX_ASSETS;
 
 /** The fields of one access-log line (docs/edge.md "Access log"). */
 const LOG_FORMAT = [
@@ -135,6 +136,8 @@ function clientServer(o: NodeOptions, listens: string[], extra: string[], locati
     ...extra.map((l) => '    ' + l),
     '    ssl_client_hello_by_lua_block { require("edge_tls").client_hello() }',
     '    ssl_certificate_by_lua_block { require("edge_tls").certificate() }',
+    // nginx's own answers before any location (a 405 for TRACE): the locations have their own filter
+    '    header_filter_by_lua_block { edge_core.early_header() }',
     ...[
       'edge_service ""', 'edge_svc ""', 'edge_fetch ""', 'edge_cache_key ""', 'edge_real_ip $remote_addr', 'edge_xff $proxy_add_x_forwarded_for',
       'edge_fwd_proto $scheme', 'edge_accept_encoding $http_accept_encoding', 'edge_rate_after 0', 'edge_img_w "-"', 'edge_img_h "-"',

@@ -54,6 +54,7 @@ local function prepare(json)
   local svc = { id = d.id, v = d.v, d = d, mods = {}, hooks = {} }
   for _, ph in ipairs(M.phases) do svc.hooks[ph] = {} end
   svc.hooks.refusal, svc.hooks.origin_error, svc.hooks.fetch = {}, {}, {}
+  svc.hooks.early_header = {}
   for id, data in pairs(d.settings or {}) do
     local m = module_of(id)
     local p = data
@@ -298,6 +299,19 @@ function M.header()
   ngx.header["X-Edge-Page"] = nil
   for _, e in ipairs(req.svc.hooks.header) do
     e.m.header(e.p, req)
+  end
+end
+
+-- the client servers' own header filter: nginx's answers before any location (a 405 for TRACE, a 400)
+-- have no request state; the modules' early_header(p, req) get one with the service of the Host only
+function M.early_header()
+  if current() then return M.header() end
+  local host = var.host
+  local svc = M.lookup(host)
+  if not svc or #svc.hooks.early_header == 0 then return end
+  local req = setmetatable({ svc = svc, d = svc.d, host = lower(host), fetch = {}, method = ngx.req.get_method() }, Req)
+  for _, e in ipairs(svc.hooks.early_header) do
+    e.m.early_header(e.p, req)
   end
 end
 
