@@ -83,6 +83,8 @@ export class EdgeAgent {
   // assigned in the constructor: a field initializer runs before `opts` is set under tsx (define semantics)
   readonly traffic: LogShipper;
   private loading: Promise<void> = Promise.resolve();
+  /** nginx was running when this agent started: its first full load sweeps what an earlier agent left. */
+  private sweepAfterLoad = false;
 
   constructor(readonly opts: AgentOptions) {
     const dir = path.resolve(opts.dir);
@@ -151,6 +153,7 @@ export class EdgeAgent {
       this.restartNginx().catch((e) => this.log(String(e)));
     };
     const adopted = this.nginx.adopt();
+    this.sweepAfterLoad = adopted;
     if (adopted && before !== text) {
       await this.nginx.reload();
       this.reloads++;
@@ -281,6 +284,7 @@ export class EdgeAgent {
     if (gone.length) await this.admin('/load', { unhost: gone });
     for (const h of gone) this.hostOwner.delete(h);
     this.writeSni(accepted, dropped);
+    if (this.sweepAfterLoad && this.version === 0) await this.sweep();
     await this.admin('/load', { state: { version } });
     const tLoad = Date.now() - t1;
 
@@ -296,6 +300,16 @@ export class EdgeAgent {
     if (this.applied.length > 100) this.applied.shift();
     this.waiters.splice(0).forEach((w) => w());
     return result;
+  }
+
+  /** Removes what the workers and the SNI folder hold beyond what this agent loaded (an earlier agent's gone services). */
+  private async sweep(): Promise<void> {
+    this.sweepAfterLoad = false;
+    const live = [...this.live.values()];
+    await this.admin('/sweep', { ids: live.map((c) => c.id), hosts: live.flatMap((c) => c.hosts) });
+    const dir = path.join(this.node.runDir, 'sni');
+    for (const name of fs.readdirSync(dir)) if (!this.sniOwner.has(name)) fs.rmSync(path.join(dir, name), { force: true });
+    for (const c of live) for (const h of c.hosts) this.hostOwner.set(h, c.id);
   }
 
   /** The SNI router's files (run/sni/<name>: the name's socket), written atomically. */

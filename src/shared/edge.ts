@@ -99,8 +99,8 @@ export interface EdgeApplyReport {
   ok: boolean;
   /** Chinese, when the whole apply failed (e.g. nginx would not reload). */
   message?: string;
-  /** Milliseconds: compiling, nginx -t, reload. */
-  timings?: { compile: number; test: number; reload: number };
+  /** ms, and `reloads`: the nginx reloads since the agent started (0 unless the node's fixed part changed). */
+  timings?: { compile: number; load: number; reloads: number };
   services: EdgeServiceReport[];
 }
 

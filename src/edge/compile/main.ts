@@ -259,6 +259,7 @@ export function compileNode(o: NodeOptions): string {
     '    client_body_buffer_size 256m;',
     '    location = /load { content_by_lua_block { edge_core.load() } }',
     '    location = /state { content_by_lua_block { edge_core.state() } }',
+    '    location = /sweep { content_by_lua_block { edge_core.sweep() } }',
     '  }',
     '',
     '  # the fetch server: only this nginx reaches it (a Unix socket in the node\'s run folder)',

@@ -417,6 +417,28 @@ function M.load()
   ngx.say(cjson.encode({ results = results }))
 end
 
+-- POST /sweep {ids, hosts}: after a full load by an agent that adopted a running nginx (the previous
+-- agent's services may have gone meanwhile), everything else is removed
+function M.sweep()
+  ngx.req.read_body()
+  local msg = cjson.decode(ngx.req.get_body_data() or "")
+  if type(msg) ~= "table" then ngx.status = 400 return ngx.say("{}") end
+  local ids, hosts = {}, {}
+  for _, id in ipairs(msg.ids or {}) do ids["v" .. id], ids["d" .. id] = true, true end
+  for _, h in ipairs(msg.hosts or {}) do hosts[h] = true end
+  local removed = 0
+  local dict = shared.edge_services
+  for _, k in ipairs(dict:get_keys(0)) do
+    if not ids[k] then dict:delete(k) removed = removed + 1 end
+  end
+  local hd = shared.edge_hosts
+  for _, k in ipairs(hd:get_keys(0)) do
+    if not hosts[k] then hd:delete(k) removed = removed + 1 end
+  end
+  ngx.header["Content-Type"] = "application/json"
+  ngx.say(cjson.encode({ removed = removed }))
+end
+
 -- GET /state: what this nginx holds (the agent checks it after an nginx restart; tests read it)
 function M.state()
   local st = shared.edge_state
