@@ -46,18 +46,48 @@ if (edgeOn && !env.EDGE_NODE_KEY) {
 }
 const tsx = (file, extra = {}) => spawn(process.execPath, ['--import', 'tsx', path.join(root, file)], { cwd: root, stdio: 'inherit', env: { ...env, ...extra } });
 
-const children = [];
+/**
+ * Supervision (docs/edge.md "Faults"): every child that exits while `npm start` is not stopping is started
+ * again, after 1 s, then 2, 4 … up to 30 s while it keeps failing within a minute of its start. The edge keeps
+ * serving while the server is down and while it restarts (its agent retries the control plane with backoff);
+ * a new agent adopts the running nginx by its pid file. The edge is not restarted when it says it cannot run
+ * (exit 3: no nginx; 2: no node key). Only Ctrl-C / SIGTERM stops everything, together.
+ */
+const children = new Set();
+let stopping = null;
+let edgeStarted = false;
 const alive = (c) => c.exitCode === null && c.signalCode === null;
-const server = tsx('src/server/main.ts');
-children.push(server);
-if (edgeOn) children.push(tsx('src/origin/main.ts'));
+function supervise(label, start, { noRestart = [] } = {}) {
+  let backoff = 1000;
+  const run = () => {
+    const child = start();
+    const since = Date.now();
+    children.add(child);
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      if (stopping) return;
+      if (code !== null && noRestart.includes(code)) return;
+      if (Date.now() - since > 60_000) backoff = 1000;
+      console.log(`${label}已退出（${signal ?? code}），${Math.round(backoff / 1000)} 秒后重新启动……`);
+      setTimeout(() => !stopping && run(), backoff);
+      backoff = Math.min(backoff * 2, 30_000);
+    });
+    return child;
+  };
+  return run();
+}
+supervise('控制台服务端', () => tsx('src/server/main.ts'));
+if (edgeOn) supervise('演示源站', () => tsx('src/origin/main.ts'));
 /** The edge node pulls its configuration from the server: it starts once the server answers. */
 function startEdge() {
-  const edge = tsx('src/edge/main.ts');
-  children.push(edge);
-  edge.on('exit', (code) => {
-    if (code === 3) console.log('控制台将在没有边缘节点的情况下运行（配置会保存，但不会在边缘生效）。');
-  });
+  edgeStarted = true;
+  supervise('边缘节点代理', () => {
+    const edge = tsx('src/edge/main.ts');
+    edge.on('exit', (code) => {
+      if (code === 3) console.log('控制台将在没有边缘节点的情况下运行（配置会保存，但不会在边缘生效）。');
+    });
+    return edge;
+  }, { noRestart: [2, 3] });
 }
 
 // the address, once the console answers there (the first start migrates and seeds before it listens)
@@ -66,7 +96,7 @@ const address = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${process.env
 const t0 = Date.now();
 let ready = false;
 const waitForServer = setInterval(async () => {
-  if (stopping || !alive(server)) return clearInterval(waitForServer);
+  if (stopping) return clearInterval(waitForServer);
   try {
     await fetch(address + 'login/', { signal: AbortSignal.timeout(2000) });
     if (stopping || ready) return;
@@ -85,28 +115,50 @@ const waitForServer = setInterval(async () => {
  * script under `sh -c`, which dies on SIGTERM without passing it on: a parent that goes away is
  * taken as SIGTERM too. A child still running after 20 s is killed.
  */
-let stopping = null;
 function stopAll(sig, code = 0) {
   if (stopping) return stopping;
   console.log('正在停止控制台、演示源站与边缘节点……');
   stopping = Promise.all(
-    children.filter(alive).map(
+    [...children].filter(alive).map(
       (c) =>
         new Promise((resolve) => {
           c.once('exit', resolve);
           c.kill(sig);
         }),
     ),
-  ).then(() => {
+  ).then(async () => {
+    // stopped while the agent was down (between a crash and its restart): its nginx runs on without it
+    if (edgeStarted) await stopOrphanNginx();
     console.log('已停止。');
     process.exit(code);
   });
-  setTimeout(() => children.filter(alive).forEach((c) => c.kill('SIGKILL')), 20_000).unref();
+  setTimeout(() => [...children].filter(alive).forEach((c) => c.kill('SIGKILL')), 20_000).unref();
   return stopping;
+}
+async function stopOrphanNginx() {
+  const pidFile = path.join(process.env.EDGE_DIR ?? path.join(dataDir, 'edge'), 'run', 'nginx.pid');
+  let pid = 0;
+  try {
+    pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    if (!pid || !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('nginx')) return;
+    process.kill(pid, 'SIGQUIT');
+  } catch {
+    return; // none running
+  }
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stopAll(sig === 'SIGHUP' ? 'SIGTERM' : sig));
 const parent = process.ppid;
 setInterval(() => process.ppid !== parent && stopAll('SIGTERM'), 500).unref();
-server.on('exit', (code) => {
-  if (!stopping) stopAll('SIGTERM', code ?? 1);
-});

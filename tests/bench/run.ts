@@ -13,6 +13,7 @@
  *  6. The edge (tests/bench/edge.ts, edge-rules-live.ts, edge-traffic.ts, purge.ts): from 配置成功 to the
  *     edge, 10,000 services compiled and tested, cached throughput against a bare server block, 50 edge
  *     rules against none, the access log into the statistics, purge latency and a 10,000-object purge.
+ *     Several nodes on PostgreSQL: commit → three waiting long polls answered, LISTEN/NOTIFY (tests/bench/edge-wake.ts).
  *  6. Purge on the real cache: submission to the object gone, 10,000 objects by rule (tests/bench/purge.ts).
  */
 import fs from 'node:fs';
@@ -26,6 +27,7 @@ import { statsBench } from './stats';
 import { billingBench } from './billing';
 import { purgeBench } from './purge';
 import { edgeNodeBench } from './edge';
+import { edgeWakeBench } from './edge-wake';
 import { edgeRulesLiveBench } from './edge-rules-live';
 import { edgeTrafficBench } from './edge-traffic';
 import { formsBench } from './forms';
@@ -104,6 +106,7 @@ function chunks() {
   await billingBench();
   await purgeBench();
   await edgeNodeBench();
+  await edgeWakeBench();
   await edgeRulesLiveBench();
   await edgeTrafficBench();
 })().catch((e) => {

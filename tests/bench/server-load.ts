@@ -182,7 +182,7 @@ export function line(label: string, l: Load, extra = ''): void {
   console.log(`  ${label.padEnd(44)} ${fmt(l.perSecond).padStart(7)} 次/秒  p50 ${String(l.p50).padStart(5)} ms  p99 ${String(l.p99).padStart(5)} ms  最慢 ${String(l.max).padStart(6)} ms${bad ? '  ' + bad : ''}${extra ? '  ' + extra : ''}`);
 }
 
-async function reachable(url: string): Promise<boolean> {
+export async function reachable(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const s = net.connect({ host: hostname, port: Number(port || 5432) });

@@ -3,6 +3,7 @@
  * with its key (`Authorization: Bearer <key>`), never with a customer session.
  *
  *   GET  /edge/v1/config?after=V&wait=S   the services changed after V; waits up to S seconds for a change
+ *                                         (woken by LISTEN/NOTIFY, ./wake.ts)
  *   POST /edge/v1/report                  one apply: version, refused services, notes, timings
  *
  * And for the console:
@@ -22,11 +23,16 @@ import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
 import { edgeTrafficRoutes } from './traffic';
 import { BIGINT_MAX } from '../../shared/limits';
+import { registerEdgeWake, versionReads, waitForVersion } from './wake';
 
 /** 20010: the edge node's key is missing or unknown. */
 export const EDGE_KEY_ERROR = 20010;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** One read of the current version, counted with the waiting polls' reads (./wake.ts). */
+function readVersion(db: DB): Promise<number> {
+  versionReads.count++;
+  return currentVersion(db);
+}
 
 const reportSchema = {
   type: 'object',
@@ -65,6 +71,7 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(EDGE_API_PREFIX)) route.logLevel = 'warn';
   });
+  const wake = registerEdgeWake(app, db); // one LISTEN edge_config per process, waking the long polls
   await edgePurgeRoutes(app, db, registry); // purge and preheat tasks for the nodes, and their outcomes (./purge.ts)
   await edgeFileRoutes(app, db, registry); // file services' storage and mirror migration (./files.ts)
   edgeTrafficRoutes(app, db); // the edge's access log → statistics (./traffic.ts)
@@ -96,11 +103,16 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
       const node = await nodeOf(req);
       const { after, wait } = req.query as { after: number; wait: number };
       await db.updateTable('edge_nodes').set({ last_seen_at: new Date() }).where('id', '=', node.id).execute();
-      const until = Date.now() + wait * 1000;
-      let version = await currentVersion(db);
-      while (after > 0 && version <= after && Date.now() < until && !req.raw.socket.destroyed) {
-        await sleep(50);
-        version = await currentVersion(db);
+      // woken by the database's notification (./wake.ts), with a slow safety re-check; a closed connection ends the wait
+      const abort = new AbortController();
+      const socket = req.raw.socket;
+      const gone = () => abort.abort();
+      socket?.once?.('close', gone);
+      let version: number;
+      try {
+        version = after > 0 && wait > 0 ? await waitForVersion(wake, after, Date.now() + wait * 1000, () => currentVersion(db), abort.signal) : await readVersion(db);
+      } finally {
+        socket?.off?.('close', gone);
       }
       if (after > 0 && version <= after) return ok({ version, changed: false, services: [], ids: [], storage_base: `${EDGE_API_PREFIX}/files` });
       const answer = await configSnapshot(db, registry, after);
