@@ -267,20 +267,23 @@ export class EdgeAgent {
         else accepted.push(c);
       }
     }
-    // hosts and HTTPS names no service holds any more (a domain removed, a service dropped)
-    for (const id of dropped) this.live.delete(id);
-    const before = new Map<number, CompiledService | undefined>();
+    // hosts no service holds any more (a domain removed, a service dropped): only those of the services
+    // that changed, so that a change costs the same with 100 or 100,000 services on the node
+    const maybeGone: string[] = [];
+    for (const id of dropped) {
+      maybeGone.push(...(this.live.get(id)?.hosts ?? []));
+      this.live.delete(id);
+    }
     for (const c of accepted) {
-      before.set(c.id, this.live.get(c.id));
+      const old = this.live.get(c.id);
+      if (old) for (const h of old.hosts) if (!c.hosts.includes(h)) maybeGone.push(h);
       this.live.set(c.id, c);
     }
-    const unhost: string[] = [];
-    for (const [h, id] of this.hostOwner) {
-      const c = this.live.get(id);
-      if (!c || !c.hosts.includes(h)) unhost.push(h);
-    }
     for (const c of accepted) for (const h of c.hosts) this.hostOwner.set(h, c.id);
-    const gone = unhost.filter((h) => !this.live.get(this.hostOwner.get(h) ?? -1)?.hosts.includes(h));
+    const gone = maybeGone.filter((h) => {
+      const owner = this.hostOwner.get(h);
+      return owner === undefined || !this.live.get(owner)?.hosts.includes(h);
+    });
     if (gone.length) await this.admin('/load', { unhost: gone });
     for (const h of gone) this.hostOwner.delete(h);
     this.writeSni(accepted, dropped);

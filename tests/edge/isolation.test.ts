@@ -11,7 +11,9 @@ import { writeSetting } from '../../src/server/settings/repo';
 
 let edge: EdgeStack;
 
-const children = (pid: number) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).sort().join(' ');
+/** nginx's worker processes (not the cache loader, which ends by itself a minute after the start). */
+const children = (pid: number) =>
+  fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter((p) => p && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('worker process')).sort().join(' ');
 const master = () => Number(fs.readFileSync(path.join(edge.dir, 'run', 'nginx.pid'), 'utf8').trim());
 
 /** Writes a setting of any account's service as the operator would (the database), bumping its version. */

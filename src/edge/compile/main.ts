@@ -153,7 +153,8 @@ function clientServer(o: NodeOptions, listens: string[], extra: string[], locati
 const block = (head: string, lines: string[], pad = '  ') => [`${pad}${head} {`, ...lines.map((l) => `${pad}  ${l}`), `${pad}}`];
 
 export function compileNode(o: NodeOptions): string {
-  const d = { services: 256, hosts: 64, certs: 64, ...o.dict };
+  // reserved, not used: only the pages a dictionary fills count in the processes' memory
+  const d = { services: 768, hosts: 128, certs: 128, ...o.dict };
   const noCompression = ['gzip off;', 'brotli off;'];
   const locations: string[] = [
     ...block('location /', ['rewrite_by_lua_block { edge_core.rewrite() }', ...clientSide(noCompression)]),

@@ -378,7 +378,7 @@ function M.load()
   local dict, hosts, certs = shared.edge_services, shared.edge_hosts, shared.edge_certs
   local results = {}
   for _, c in ipairs(msg.certs or {}) do
-    local ok, err = certs:set("c" .. c.id, c.json)
+    local ok, err = certs:safe_set("c" .. c.id, c.json)
     if not ok then results[#results + 1] = { cert = c.id, error = "证书无法保存：" .. tostring(err) } end
   end
   for _, id in ipairs(msg.drop or {}) do
@@ -397,8 +397,9 @@ function M.load()
     end
     if svc then err = check_certs(svc, certs) if err then svc = nil end end
     if svc then
-      local ok, e = dict:set("d" .. s.id, s.json)
-      if ok then ok, e = dict:set("v" .. s.id, s.v) end
+      -- safe_set: a full dictionary refuses this service instead of evicting another one's data
+      local ok, e = dict:safe_set("d" .. s.id, s.json)
+      if ok then ok, e = dict:safe_set("v" .. s.id, s.v) end
       if not ok then
         svc, err = nil, "节点内存不足，无法保存该服务的配置（" .. tostring(e) .. "）"
         dict:delete("d" .. s.id)
@@ -406,7 +407,10 @@ function M.load()
       end
     end
     if svc then
-      for _, h in ipairs(s.hosts or {}) do hosts:set(h, s.id) end
+      for _, h in ipairs(s.hosts or {}) do
+        local ok, e = hosts:safe_set(h, s.id)
+        if not ok then ngx.log(ngx.ERR, "edge_hosts full: ", e) end
+      end
       results[#results + 1] = { id = s.id, v = s.v }
     else
       results[#results + 1] = { id = s.id, v = s.v, error = err }
