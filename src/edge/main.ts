@@ -14,7 +14,7 @@ import { nginxAvailable } from './nginx';
 async function main() {
   const env = process.env;
   if (!nginxAvailable()) {
-    console.error('[edge] 未找到 nginx，边缘节点未启动。请先运行：sudo apt-get install -y nginx libnginx-mod-http-lua libnginx-mod-http-brotli-filter libnginx-mod-stream（或 node scripts/ensure-packages.mjs）；EDGE=off 可不运行边缘节点。');
+    console.error('[edge] 未找到 nginx，边缘节点未启动。请先运行：sudo apt-get install -y nginx libnginx-mod-http-lua libnginx-mod-http-brotli-filter libnginx-mod-stream libnginx-mod-stream-js lua-cjson（或 node scripts/ensure-packages.mjs）；EDGE=off 可不运行边缘节点。');
     process.exit(3);
   }
   const key = env.EDGE_NODE_KEY;
