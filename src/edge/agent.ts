@@ -83,6 +83,8 @@ export class EdgeAgent {
   // assigned in the constructor: a field initializer runs before `opts` is set under tsx (define semantics)
   readonly traffic: LogShipper;
   private loading: Promise<void> = Promise.resolve();
+  private restarting: Promise<void> | null = null;
+  private watchdog: NodeJS.Timeout | null = null;
   /** nginx was running when this agent started: its first full load sweeps what an earlier agent left. */
   private sweepAfterLoad = false;
 
@@ -166,12 +168,20 @@ export class EdgeAgent {
       this.starts++;
     }
     this.loop = this.follow();
+    // an adopted master is not this process's child: its death is seen by looking, every second
+    this.watchdog = setInterval(() => {
+      if (this.stopped || this.restarting || this.nginx.running) return;
+      this.log('nginx 主进程已不在运行，重新启动并重新加载全部服务');
+      this.restartNginx().catch((e) => this.log(String(e)));
+    }, 1000);
+    this.watchdog.unref();
     this.purge = startPurgeRunner(this, this.node, this.log);
     this.traffic.start();
   }
 
   async stop(opts: { keepNginx?: boolean } = {}): Promise<void> {
     this.stopped = true;
+    if (this.watchdog) clearInterval(this.watchdog);
     this.control.abort();
     await this.loop?.catch(() => undefined);
     await this.purge?.stop();
@@ -193,12 +203,16 @@ export class EdgeAgent {
 
   /** nginx died: start it again and load every service into its new workers before anything else. */
   private async restartNginx(): Promise<void> {
-    await this.nginx.start();
-    this.starts++;
-    const all = [...this.live.values()];
-    this.hostOwner.clear();
-    this.loading = this.loadAll(all);
-    await this.loading;
+    if (this.restarting) return this.restarting;
+    this.restarting = (async () => {
+      await this.nginx.start();
+      this.starts++;
+      const all = [...this.live.values()];
+      this.hostOwner.clear();
+      this.loading = this.loadAll(all);
+      await this.loading;
+    })().finally(() => (this.restarting = null));
+    return this.restarting;
   }
 
   private async loadAll(all: CompiledService[]): Promise<void> {
