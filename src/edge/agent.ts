@@ -84,6 +84,8 @@ export class EdgeAgent {
   readonly traffic: LogShipper;
   private loading: Promise<void> = Promise.resolve();
   private restarting: Promise<void> | null = null;
+  /** The ids of the last answer (every service that exists). */
+  private lastIds: number[] | null = null;
   private watchdog: NodeJS.Timeout | null = null;
   /** nginx was running when this agent started: its first full load sweeps what an earlier agent left. */
   private sweepAfterLoad = false;
@@ -245,8 +247,11 @@ export class EdgeAgent {
   /** Compiles the changed services, loads them into the workers, drops the gone ones; reports to the control plane. */
   async apply(version: number, changed: EdgeService[], ids: number[]): Promise<ApplyResult> {
     const t0 = Date.now();
-    const keep = new Set(ids);
-    for (const id of [...this.desired.keys()]) if (!keep.has(id)) this.desired.delete(id);
+    // the services that exist: the same list as last time (the usual case) costs one comparison, not a set
+    const same = this.lastIds !== null && this.lastIds.length === ids.length && ids.every((id, i) => id === this.lastIds![i]);
+    const keep = same ? null : new Set(ids);
+    this.lastIds = ids;
+    if (keep) for (const id of [...this.desired.keys()]) if (!keep.has(id)) this.desired.delete(id);
     for (const s of changed) this.desired.set(s.id, s);
     await this.resolveOrigins(changed);
 
@@ -263,7 +268,7 @@ export class EdgeAgent {
     }
     const tCompile = Date.now() - t0;
     const t1 = Date.now();
-    const dropped = [...this.live.keys()].filter((id) => !keep.has(id));
+    const dropped = keep ? [...this.live.keys()].filter((id) => !keep.has(id)) : [];
     const accepted: CompiledService[] = [];
     for (let i = 0; i < candidates.length || (i === 0 && dropped.length); i += LOAD_BATCH) {
       const batch = candidates.slice(i, i + LOAD_BATCH);
