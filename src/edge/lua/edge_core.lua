@@ -261,7 +261,7 @@ function M.closed(req)
     if url then return req:serve_page(url, 403) end
   end
   req.page_status = 403
-  return ngx.exec("/__edge/closed.html")
+  return ngx.exec("@edge_closed")
 end
 
 -- @edge_page: the fetch server answered 599 — an error page applies (X-Edge-Page: status and url), or the storage missed (mirror)
