@@ -154,13 +154,17 @@ describe('自定义错误页面 (error_pages)', () => {
       const referer = await get(ACT, '/css/site.css', undefined, bad);
       expect(referer.status).toBe(403);
       expect(referer.text).toBe(about);
+      // compressed like any other 403 answer
+      const gz = await get(ACT, '/css/site.css', 'gzip', bad);
+      expect([gz.status, gz.headers['content-encoding']]).toEqual([403, 'gzip']);
+      expect(zlib.gunzipSync(gz.body).toString()).toBe(about);
       const ip = await edge.request(ACT, '/css/site.css', { localAddress: '127.0.0.3', headers: good });
       expect(ip.status).toBe(403);
       expect(ip.text).toBe(index);
       // the page's own fetch is not refused again, and an allowed client is served as usual
       expect((await get(ACT, '/css/site.css', undefined, good)).status).toBe(200);
       expect((await get(ACT, '/status/404', undefined, good)).text).toBe(page404);
-      // an origin 403 is not a refusal of the edge: no 403 rule, so the origin's own answer (fetched again)
+      // an origin 403 is not a refusal of the edge: no 403 rule, so the origin's own answer
       const origin403 = await get(ACT, '/status/403', undefined, good);
       expect(origin403.status).toBe(403);
       expect(origin403.text).toContain('源站返回 403');

@@ -183,7 +183,8 @@ function Req:serve_page(url, status)
   self.fetch.page = true
   self.fetch.ttl = nil
   self.fetch.mirror = nil
-  self.variant = self.page_variant or self.variant
+  -- always a jump (never back into the access chain that refused): @edge_plain when no variant applies
+  self.variant = self.page_variant or self.variant or "edge_plain"
   self.img = nil
   ngx.req.set_uri_args(query)
   ngx.req.set_uri(ngx.unescape_uri(path))
@@ -269,6 +270,8 @@ function M.page()
   local req = current()
   if not req then return ngx.exit(502) end
   local kind = var.upstream_http_x_edge_page or ""
+  -- @edge_page has no proxy of its own: what follows must jump to a location that has one
+  if not req.variant then req.variant = "edge_plain" end
   if kind == "mirror-miss" then
     req.fetch.mirror = nil
     req.mirror_key = nil
