@@ -124,6 +124,22 @@ describe('自定义错误页面 (error_pages)', () => {
     expect(gz.headers['x-cache']).toBe('HIT');
   });
 
+  test('a service without compression gets its pages too (the page\'s fetch leaves @edge_page without a variant)', async () => {
+    // the compression tests above leave demo-www with compression off
+    await edge.saveLive('demo-www', 'error_pages', { options: [{ code: [404], url: '/errors/404.html' }] });
+    const res = await get(WWW, '/status/404', 'gzip, br');
+    expect([res.status, res.text, res.headers['content-encoding']]).toEqual([404, page404, undefined]);
+    await edge.saveLive('demo-www', 'referer_antileech', { mode: 'blacklist', domains: ['bad.example.org'], allow_empty_referer: true });
+    const refused = await get(WWW, '/about.html', 'gzip', { referer: 'http://bad.example.org/' });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('403 Forbidden');
+    await edge.saveLive('demo-www', 'error_pages', { options: [{ code: [403], url: '/errors/404.html' }] });
+    const paged = await get(WWW, '/about.html', 'gzip', { referer: 'http://bad.example.org/' });
+    expect([paged.status, paged.text, paged.headers['content-encoding']]).toEqual([403, page404, undefined]);
+    await edge.save('demo-www', 'referer_antileech', { mode: 'off', domains: [], allow_empty_referer: true });
+    await edge.saveLive('demo-www', 'error_pages', { options: [] });
+  });
+
   test('a page the origin does not have: the client gets the original status with the origin\'s answer for the page', async () => {
     await edge.saveLive('demo-static', 'error_pages', { options: [{ code: [500], url: '/errors/missing.html' }] });
     const res = await get(STATIC, '/status/500');
