@@ -1,8 +1,11 @@
 /**
- * A URL's cache key on the edge, as nginx computes it (`proxy_cache_key $host$uri?$edge_key_args`), so
- * that a purge finds the object a URL was cached under (docs/edge.md "Compression, error pages and
- * cache"). The edge's file for a key is `<cache>/<md5 last char>/<md5 two chars before>/<md5 of key>`.
+ * A URL's cache key on the edge, as the runtime computes it (`s<service id>/<host><uri>?<kept query>`,
+ * edge_core.lua cache_key), so that a purge finds the object a URL was cached under (docs/edge.md
+ * "Compression, error pages and cache"). The edge's file for a key is `<cache>/<md5 last char>/<md5 two
+ * chars before>/<md5 of key>`.
  *
+ * - service: the service's id (the key starts with `s<id>/`, so that a domain moved to another service
+ *   never meets the first one's objects); without it, the key without that prefix;
  * - host: the request's host, lower case, without the port;
  * - path: the path as nginx normalises it ($uri: percent-decoded, `//` merged, `.`/`..` resolved);
  * - the query part: empty when the first cache rule (缓存规则) whose pattern matches the path ignores URL
@@ -16,11 +19,11 @@ interface Settings {
   cache_rules?: { rules: { type: MatchType; value: string; ignore_query: boolean }[] };
 }
 
-export function edgeCacheKey(host: string, path: string, args: string, settings: Settings): string {
+export function edgeCacheKey(host: string, path: string, args: string, settings: Settings, service?: number): string {
   const rule = (settings.cache_rules?.rules ?? []).find((r) => {
     const { re, caseless } = ruleRegex(r.type, r.value);
     return new RegExp(re, caseless ? 'i' : '').test(path);
   });
   const kept = rule?.ignore_query ? '' : settings.query_string ? keyArgs(settings.query_string, args) : args;
-  return `${host.toLowerCase().replace(/:\d+$/, '')}${path}?${kept}`;
+  return `${service === undefined ? '' : `s${service}/`}${host.toLowerCase().replace(/:\d+$/, '')}${path}?${kept}`;
 }

@@ -124,6 +124,22 @@ describe('自定义错误页面 (error_pages)', () => {
     expect(gz.headers['x-cache']).toBe('HIT');
   });
 
+  test('a service without compression gets its pages too (the page\'s fetch leaves @edge_page without a variant)', async () => {
+    // the compression tests above leave demo-www with compression off
+    await edge.saveLive('demo-www', 'error_pages', { options: [{ code: [404], url: '/errors/404.html' }] });
+    const res = await get(WWW, '/status/404', 'gzip, br');
+    expect([res.status, res.text, res.headers['content-encoding']]).toEqual([404, page404, undefined]);
+    await edge.saveLive('demo-www', 'referer_antileech', { mode: 'blacklist', domains: ['bad.example.org'], allow_empty_referer: true });
+    const refused = await get(WWW, '/about.html', 'gzip', { referer: 'http://bad.example.org/' });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('403 Forbidden');
+    await edge.saveLive('demo-www', 'error_pages', { options: [{ code: [403], url: '/errors/404.html' }] });
+    const paged = await get(WWW, '/about.html', 'gzip', { referer: 'http://bad.example.org/' });
+    expect([paged.status, paged.text, paged.headers['content-encoding']]).toEqual([403, page404, undefined]);
+    await edge.save('demo-www', 'referer_antileech', { mode: 'off', domains: [], allow_empty_referer: true });
+    await edge.saveLive('demo-www', 'error_pages', { options: [] });
+  });
+
   test('a page the origin does not have: the client gets the original status with the origin\'s answer for the page', async () => {
     await edge.saveLive('demo-static', 'error_pages', { options: [{ code: [500], url: '/errors/missing.html' }] });
     const res = await get(STATIC, '/status/500');
@@ -154,13 +170,17 @@ describe('自定义错误页面 (error_pages)', () => {
       const referer = await get(ACT, '/css/site.css', undefined, bad);
       expect(referer.status).toBe(403);
       expect(referer.text).toBe(about);
+      // compressed like any other 403 answer
+      const gz = await get(ACT, '/css/site.css', 'gzip', bad);
+      expect([gz.status, gz.headers['content-encoding']]).toEqual([403, 'gzip']);
+      expect(zlib.gunzipSync(gz.body).toString()).toBe(about);
       const ip = await edge.request(ACT, '/css/site.css', { localAddress: '127.0.0.3', headers: good });
       expect(ip.status).toBe(403);
       expect(ip.text).toBe(index);
       // the page's own fetch is not refused again, and an allowed client is served as usual
       expect((await get(ACT, '/css/site.css', undefined, good)).status).toBe(200);
       expect((await get(ACT, '/status/404', undefined, good)).text).toBe(page404);
-      // an origin 403 is not a refusal of the edge: no 403 rule, so the origin's own answer (fetched again)
+      // an origin 403 is not a refusal of the edge: no 403 rule, so the origin's own answer
       const origin403 = await get(ACT, '/status/403', undefined, good);
       expect(origin403.status).toBe(403);
       expect(origin403.text).toContain('源站返回 403');

@@ -8,10 +8,10 @@ import errorPages from '../../schemas/settings/error_pages/edge';
 import queryString, { keyArgs } from '../../schemas/settings/query_string/edge';
 import { luaString, nginxQuoted, ruleRegex } from '../../schemas/edge-match';
 import { edgeCacheKey } from '../../schemas/edge-cache-key';
-import { q } from '../../src/edge/compile/service';
+import cacheRules from '../../schemas/settings/cache_rules/edge';
 import type { EdgeContext } from '../../schemas/edge';
 
-const ctx: EdgeContext = { service: { id: 7, name: 'x', kind: 'cdn', domains: ['a.example.com'] }, prefix: 's7', setting: () => undefined, ports: { http: 80, https: 443 }, q };
+const ctx: EdgeContext = { service: { id: 7, name: 'x', kind: 'cdn', domains: ['a.example.com'] }, setting: () => undefined, ports: { http: 80, https: 443 } };
 
 test('ruleRegex: literal but for *, suffixes any case, a directory gets its final /', () => {
   const m = (t: 'suffix' | 'directory' | 'path', v: string, p: string) => {
@@ -50,23 +50,32 @@ test('edgeCacheKey: a cache rule ignoring the query wins over query_string; host
   expect(edgeCacheKey('A.Example.com:8081', '/img/x.png', 'v=1', settings)).toBe('a.example.com/img/x.png?');
   expect(edgeCacheKey('a.example.com', '/js/x.js', 'v=1&t=2', settings)).toBe('a.example.com/js/x.js?v=1');
   expect(edgeCacheKey('a.example.com', '/js/x.js', 'v=1&t=2', {})).toBe('a.example.com/js/x.js?v=1&t=2');
+  // the runtime's key starts with the service (edge_core.lua cache_key)
+  expect(edgeCacheKey('A.Example.com:8081', '/js/x.js', 'v=1&t=2', settings, 12)).toBe('s12/a.example.com/js/x.js?v=1');
 });
 
-test('off values: compression off turns both filters off; no error rules, nothing; keep_all, nothing', () => {
-  const off = compression({ status: 'disable', gzip: { disable: false, level: 1 }, br: { disable: false, level: 1 } }, ctx)!;
-  expect(off.server).toEqual(['gzip off;', 'brotli off;']);
+test('compression: the levels of the codecs that are on; off or both off, no data; the origin always plain', () => {
+  expect(compression({ gzip: { disable: false, level: 6 }, br: { disable: false, level: 4 } }, ctx)).toEqual({ plainOrigin: true, data: { gzip: 6, br: 4 } });
+  expect(compression({ gzip: { disable: true, level: 6 }, br: { disable: false, level: 11 } }, ctx)).toEqual({ plainOrigin: true, data: { br: 11 } });
+  expect(compression({ status: 'disable', gzip: { disable: false, level: 1 }, br: { disable: false, level: 1 } }, ctx)).toEqual({ plainOrigin: true });
+  expect(compression({ gzip: { disable: true, level: 1 }, br: { disable: true, level: 1 } }, ctx)).toEqual({ plainOrigin: true });
+});
+
+test('off values: no error rules, nothing; keep_all, nothing; no cache rules, nothing', () => {
   expect(errorPages({ options: [], status: 'disable' }, ctx)).toBeNull();
+  expect(errorPages({ options: [{ code: [404], url: '/e.html' }], status: 'disable' }, ctx)).toBeNull();
   expect(queryString({ mode: 'keep_all', params: [] }, ctx)).toBeNull();
-  expect(queryString({ mode: 'ignore_all', params: [] }, ctx)!.server).toEqual(['set $edge_key_args "";']);
+  expect(queryString({ mode: 'ignore_all', params: [] }, ctx)).toEqual({ data: { mode: 'ignore_all', params: [] } });
+  expect(cacheRules({ rules: [] }, ctx)).toBeNull();
 });
 
-test('error pages: refusal codes add their status; 40310006 alone only acts while paused', () => {
-  const out = errorPages({ options: [{ code: [404], url: '/e.html' }, { code: [40310002, 40110003], url: '/r.html' }], status: 'enable' }, ctx)!;
-  expect(out.server).toEqual(['error_page 401 403 404 @s7_error_page;', 'proxy_intercept_errors on;']);
-  const refusalsOnly = errorPages({ options: [{ code: [40310002], url: '/r.html' }], status: 'enable' }, ctx)!;
-  expect(refusalsOnly.server).toEqual(['error_page 403 @s7_error_page;']); // the origin's 403s are not intercepted
-  const closed = errorPages({ options: [{ code: [40310006], url: '/c.html' }], status: 'enable' }, ctx)!;
-  expect(closed.server).toEqual([]);
-  expect(closed.locations).toEqual([]);
-  expect(closed.closed?.server).toEqual(['error_page 403 @s7_closed_page;']);
+test('cache rules: one expression per rule, in order, with its time and 忽略 URL 参数', () => {
+  expect(
+    cacheRules({ rules: [{ type: 'suffix', value: 'CSS,js', ttl: 5, ignore_query: false }, { type: 'directory', value: '/img', ttl: 600, ignore_query: true }] }, ctx),
+  ).toEqual({ data: [{ re: '\\.(CSS|js)$', caseless: true, ttl: 5, ignore_query: false }, { re: '^/img/', caseless: false, ttl: 600, ignore_query: true }] });
+});
+
+test('error pages: each listed code with its page, the first rule naming a code wins; refusal codes and 40310006 as they are', () => {
+  const out = errorPages({ options: [{ code: [404], url: '/e.html' }, { code: [40310002, 40110003, 404], url: '/r.html?x="]]${y};' }, { code: [40310006], url: '/c.html' }], status: 'enable' }, ctx)!;
+  expect(out).toEqual({ data: { pages: { '404': '/e.html', '40310002': '/r.html?x="]]${y};', '40110003': '/r.html?x="]]${y};', '40310006': '/c.html' } } });
 });

@@ -9,8 +9,8 @@ function M.prepare(rules)
   for _, r in ipairs(rules) do
     r.opts = r.caseless and "joi" or "jo"
     -- a bad expression refuses the service now, not at its first request
-    local ok, err = pcall(re_find, "", r.re, r.opts)
-    if not ok or err then error("缓存规则的表达式无效：" .. tostring(err or ok), 0) end
+    local ok, from, _, err = pcall(re_find, "", r.re, r.opts)
+    if not ok or (not from and err) then error("缓存规则的表达式无效：" .. tostring(err or from), 0) end
   end
   return rules
 end

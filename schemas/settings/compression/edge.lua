@@ -3,7 +3,9 @@
 -- (@gz1…@gz9, @br1…@br11, src/edge/compile/main.ts); this picks the request's: Brotli when it is on and
 -- the client accepts br (q above 0), else Gzip when it is on (nginx's gzip filter then looks at the
 -- client's Accept-Encoding itself and adds Vary), else Brotli's location (its filter does the same).
-local M = { order = 90 }
+-- Early in the chain (before the access checks), so that an error page answering a refusal is compressed
+-- as any other answer; it only picks the variant, which an image operation still overrides.
+local M = { order = 5 }
 
 local find, lower, match = string.find, string.lower, string.match
 

@@ -175,8 +175,13 @@ export function compileNode(o: NodeOptions): string {
       ),
     ),
     // the fetch server said an error page applies (599), or the storage missed: the runtime decides where next
-    ...block('location @edge_page', ['rewrite_by_lua_block { edge_core.page() }', 'return 500;']),
-    ...block('location = /__edge/closed.html', ['internal;', `alias ${q(o.pagesDir + '/closed.html')};`, 'add_header X-Cache MISS always;', 'header_filter_by_lua_block { edge_core.header() }', 'log_by_lua_block { edge_core.log() }']),
+    // (no `return` here: ngx_http_rewrite_module's directives run before rewrite_by_lua and would end the request first)
+    ...block('location @edge_page', ['rewrite_by_lua_block { edge_core.page() }']),
+    // a request that must leave its location for the cache and the fetch server without a variant (an error page's fetch)
+    ...block('location @edge_plain', clientSide(noCompression)),
+    // the provider's page of a paused service (服务已关闭): a named location, so that the request's state
+    // (edge_core's stash, $edge_refusal) survives the jump and its status stays the refusal's
+    ...block('location @edge_closed', [`root ${q(o.pagesDir)};`, 'rewrite ^ /closed.html break;', 'add_header X-Cache MISS always;', 'header_filter_by_lua_block { edge_core.header() }', 'log_by_lua_block { edge_core.log() }']),
   ];
 
   const lines = [

@@ -183,7 +183,8 @@ function Req:serve_page(url, status)
   self.fetch.page = true
   self.fetch.ttl = nil
   self.fetch.mirror = nil
-  self.variant = self.page_variant or self.variant
+  -- always a jump (never back into the access chain that refused): @edge_plain when no variant applies
+  self.variant = self.page_variant or self.variant or "edge_plain"
   self.img = nil
   ngx.req.set_uri_args(query)
   ngx.req.set_uri(ngx.unescape_uri(path))
@@ -261,7 +262,7 @@ function M.closed(req)
     if url then return req:serve_page(url, 403) end
   end
   req.page_status = 403
-  return ngx.exec("/__edge/closed.html")
+  return ngx.exec("@edge_closed")
 end
 
 -- @edge_page: the fetch server answered 599 — an error page applies (X-Edge-Page: status and url), or the storage missed (mirror)
@@ -269,6 +270,8 @@ function M.page()
   local req = current()
   if not req then return ngx.exit(502) end
   local kind = var.upstream_http_x_edge_page or ""
+  -- @edge_page has no proxy of its own: what follows must jump to a location that has one
+  if not req.variant then req.variant = "edge_plain" end
   if kind == "mirror-miss" then
     req.fetch.mirror = nil
     req.mirror_key = nil
