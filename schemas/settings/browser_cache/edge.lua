@@ -19,8 +19,9 @@ function M.prepare(d)
     end
     local opts = r.caseless and "joi" or "jo"
     -- a bad expression refuses the service now, not at its first request
-    local ok, err = pcall(re_find, "", r.re, opts)
-    if not ok or err then error("浏览器缓存规则的表达式无效：" .. tostring(err or ok), 0) end
+    -- (ngx.re.find answers from, to, err: err is the third value, not the second)
+    local ok, from, _, err = pcall(re_find, "", r.re, opts)
+    if not ok or (not from and err) then error("浏览器缓存规则的表达式无效：" .. tostring(err or from), 0) end
     p.rules[i] = { re = r.re, opts = opts, ttl = r.ttl, follow = r.follow == true,
       cc = r.ttl > 0 and ("max-age=" .. r.ttl) or "no-cache" }
   end
