@@ -289,6 +289,8 @@ export function compileNode(o: NodeOptions): string {
     '    proxy_ssl_name $edge_up_host;',
     '    proxy_read_timeout 300s;',
     '    proxy_next_upstream error timeout http_502 http_503 http_504;',
+    // the storage's (and an origin's) cache time for the client side's cache, which hides it from clients
+    '    proxy_pass_header X-Accel-Expires;',
     '    proxy_buffering on;',
     '    location / {',
     '      rewrite_by_lua_block { require("edge_fetch").rewrite() }',

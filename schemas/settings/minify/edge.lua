@@ -1,13 +1,14 @@
--- 页面优化 (minify) on the edge: schemas/settings/minify/edge.ts compiles the setting into calls of this
--- module; docs/edge.md "File services, mirror migration and images".
+-- 页面优化 (minify) on the edge: data from edge.ts, { html, css, max } (what to minify, MINIFY_MAX_BYTES);
+-- docs/edge.md "File services, mirror migration and images".
 --
 -- HTML: comments removed (conditional comments <!--[if …]> and <!--! …--> kept), runs of whitespace made
 -- one space, except inside <pre>, <textarea>, <script> and <style> (a <style>'s CSS is minified when CSS is on).
 -- CSS: comments removed (/*! … */ kept), runs of whitespace made one space, none around { } ; , and no
 -- ; before }; quoted strings untouched.
 -- The body is collected (up to the limit; a bigger one is sent as it came) and minified at its end; the
--- cache keeps the origin's bytes. Lua's body filters run before gzip and brotli (src/edge/compile/main.ts).
-local M = {}
+-- cache keeps the origin's bytes. Lua's body filters run before gzip and brotli (src/edge/compile/main.ts),
+-- and this one after mirror migration's (order), which stores the origin's bytes.
+local M = { order = 80 }
 
 local find, gsub = ngx.re.find, ngx.re.gsub
 
@@ -70,27 +71,34 @@ local function html(s, with_css)
 end
 M.html = html
 
-function M.header(want_html, want_css)
-  if ngx.status ~= 200 or ngx.req.get_method() == "HEAD" or ngx.header["Content-Encoding"] then return end
-  local ct = (ngx.header["Content-Type"] or ""):lower()
-  local kind = (want_html and ct:find("^text/html") and "html") or (want_css and ct:find("^text/css") and "css") or nil
+function M.prepare(d)
+  return { html = d.html == true, css = d.css == true, max = tonumber(d.max) or 0 }
+end
+
+function M.header(p, req)
+  req.minify = nil
+  if ngx.status ~= 200 or req.method == "HEAD" or ngx.header["Content-Encoding"] then return end
+  local ct = req:header_value("Content-Type")
+  if not ct then return end
+  ct = ct:lower()
+  local kind = (p.html and ct:find("^text/html") and "html") or (p.css and ct:find("^text/css") and "css") or nil
   if not kind then return end
-  ngx.ctx.edge_minify = { kind = kind, css = want_css, parts = {}, size = 0 }
+  req.minify = { kind = kind, parts = {}, size = 0 }
   ngx.header["Content-Length"] = nil
 end
 
-function M.body(max)
-  local m = ngx.ctx.edge_minify
+function M.body(p, req)
+  local m = req.minify
   if not m then return end
   local chunk, eof = ngx.arg[1], ngx.arg[2]
   if chunk and #chunk > 0 then
     m.size = m.size + #chunk
     m.parts[#m.parts + 1] = chunk
   end
-  if m.size > max then
+  if m.size > p.max then
     -- too big: what was held back goes out as it came, and the rest passes through
     ngx.arg[1] = table.concat(m.parts)
-    ngx.ctx.edge_minify = nil
+    req.minify = nil
     return
   end
   if not eof then
@@ -98,7 +106,8 @@ function M.body(max)
     return
   end
   local body = table.concat(m.parts)
-  ngx.arg[1] = m.kind == "html" and html(body, m.css) or css(body)
+  req.minify = nil
+  ngx.arg[1] = m.kind == "html" and html(body, p.css) or css(body)
 end
 
 return M
