@@ -18,6 +18,8 @@ beforeAll(async () => {
   const files = exampleFiles(fs.readFileSync(path.join(ROOT, 'docs/adding-a-setting.md'), 'utf8'));
   expect(Object.keys(files)).toContain('edge.ts');
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'worked-example-'));
+  // nginx's workers (nobody when the test runs as root) read the settings' edge.lua from the copy
+  fs.chmodSync(tmp, 0o755);
   const settings = path.join(tmp, 'settings');
   copySettingsWithExample(ROOT, settings, files);
   process.env.SCHEMAS_DIR = settings;

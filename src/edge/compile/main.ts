@@ -116,6 +116,10 @@ function clientSide(extra: string[]): string[] {
     'proxy_read_timeout 300s;',
     'proxy_intercept_errors on;',
     'error_page 599 = @edge_page;',
+    // an expired copy answers when the fetch server gives no answer at all, which it does only for a
+    // request whose settings allow stale copies (req.fetch.stale) and when the cache holds one (X-Edge-Cache)
+    'proxy_cache_use_stale error;',
+    'proxy_set_header X-Edge-Cache $upstream_cache_status;',
     'limit_rate_after $edge_rate_after;',
     ...Array.from({ length: PUSH_SLOTS }, (_, i) => `http2_push $edge_push${i + 1};`),
     'header_filter_by_lua_block { edge_core.header() }',
@@ -285,6 +289,7 @@ export function compileNode(o: NodeOptions): string {
     '    proxy_set_header X-Edge-Scheme "";',
     '    proxy_set_header X-Edge-Trace "";',
     '    proxy_set_header X-Edge-Preheat "";',
+    '    proxy_set_header X-Edge-Cache "";',
     '    proxy_ssl_server_name on;',
     '    proxy_ssl_name $edge_up_host;',
     '    proxy_read_timeout 300s;',

@@ -11,6 +11,7 @@ local var = ngx.var
 local shared = ngx.shared
 local ipairs, tonumber, tostring = ipairs, tonumber, tostring
 local match, gmatch, gsub, byte, format = string.match, string.gmatch, string.gsub, string.byte, string.format
+local find = string.find
 
 local M = {}
 
@@ -95,6 +96,11 @@ function M.header()
       h["X-Accel-Expires"] = "0"
       return
     end
+  end
+  if f.stale and status >= 500 and var.http_x_edge_cache == "EXPIRED" and find("," .. f.stale .. ",", "," .. status .. ",", 1, true) then
+    -- the client side's cache holds an expired copy and the request's settings take it over this
+    -- status (req.fetch.stale = "502,503,504"): no answer at all, so proxy_cache_use_stale error serves it
+    return ngx.exit(ngx.ERROR)
   end
   if status >= 400 and not f.page then
     local svc = core.by_key(var.http_x_edge_svc)
