@@ -81,6 +81,13 @@ describe('a file service answers from the project storage', () => {
     const res = await edge.request('assets.demo-example.com', '/docs/' + encodeURIComponent('说明.txt'));
     expect(res.status).toBe(200);
     expect(res.text).toContain('demo-assets');
+    // spaces, reserved characters and a percent sign: the fetch server encodes each segment again for the storage
+    const bytes = Buffer.from('特殊字符的文件名\n');
+    const name = "a b+c;d(1)!'100%'.txt";
+    await upload('demo-assets', '', [{ name, type: 'text/plain', bytes }]);
+    const odd = await edge.request('assets.demo-example.com', '/' + encodeURIComponent(name));
+    expect(odd.status).toBe(200);
+    expect(odd.body.equals(bytes)).toBe(true);
   });
 
   test('a file in a folder, and the edge API refuses a request without the node key', async () => {
