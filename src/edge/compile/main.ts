@@ -149,6 +149,9 @@ function clientServer(o: NodeOptions, listens: string[], extra: string[], locati
       ...Array.from({ length: PUSH_SLOTS }, (_, i) => `edge_push${i + 1} ""`),
     ].map((v) => `    set $${v};`),
     '    add_header X-Cache $edge_x_cache always;',
+    // a mirror miss (599) may be followed by an origin error with a page (599 again): each ends (page fetches and
+    // origin retries never answer 599), so two levels at most
+    '    recursive_error_pages on;',
     ...locations.map((l) => '  ' + l),
     '  }',
   ];
