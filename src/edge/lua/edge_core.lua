@@ -209,7 +209,8 @@ local function fetch_flags(f)
   return concat(out, ";")
 end
 
--- the cache key: the service first, so that a domain moved to another service never meets the first one's objects
+-- the cache key: the service first, so that a domain moved to another service never meets the first one's objects;
+-- purges compute it in TypeScript with edgeCacheKey (schemas/edge-cache-key.ts): keep the two in step
 function M.cache_key(svc, host, uri, args)
   return "s" .. svc.id .. "/" .. host .. uri .. "?" .. (args or "")
 end
@@ -260,7 +261,13 @@ function M.closed(req)
     if url then return req:serve_page(url, 403) end
   end
   req.page_status = 403
-  return ngx.exec("/__edge/closed.html")
+  -- the provider's page through a subrequest: an internal redirect to its location would run the server's
+  -- `set`s again and lose the request's state ($edge_stash), and with it the status and the settings' filters
+  local res = ngx.location.capture("/__edge/closed.html")
+  ngx.status = 403
+  ngx.header["Content-Type"] = "text/html; charset=utf-8"
+  ngx.print(res and res.status == 200 and res.body or "")
+  return ngx.exit(ngx.HTTP_OK)
 end
 
 -- @edge_page: the fetch server answered 599 — an error page applies (X-Edge-Page: status and url), or the storage missed (mirror)
