@@ -126,6 +126,11 @@ export class EdgeAgent {
     return this.version;
   }
 
+  /** The service whose data the workers hold a host under (lower case, as loaded), if any: the cache key's service (purges). */
+  serviceOfHost(host: string): number | undefined {
+    return this.hostOwner.get(host.toLowerCase());
+  }
+
   /** Prepares the folders and the fixed nginx.conf, starts nginx (or adopts it), then follows the control plane. */
   async start(): Promise<void> {
     if (!nginxAvailable()) throw new Error('未找到 nginx（/usr/sbin/nginx）。请先运行：sudo apt-get install -y nginx libnginx-mod-http-lua libnginx-mod-http-brotli-filter libnginx-mod-stream libnginx-mod-stream-js lua-cjson');
