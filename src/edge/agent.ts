@@ -63,6 +63,8 @@ export class EdgeAgent {
   /** Host → the service that holds it in the workers; HTTPS name → the service whose socket file it is. */
   private hostOwner = new Map<string, number>();
   private sniOwner = new Map<string, number>();
+  /** Services an earlier agent loaded into the nginx this one adopted, not loaded by this one yet (dropped when gone). */
+  private held = new Set<number>();
   private compilers: Map<string, EdgeSettingFolder>;
   private version = 0;
   private stopped = false;
@@ -167,6 +169,7 @@ export class EdgeAgent {
       await this.nginx.start();
       this.starts++;
     }
+    if (adopted) await this.learnHeld();
     this.loop = this.follow();
     this.purge = startPurgeRunner(this, this.node, this.log);
     this.traffic.start();
@@ -199,8 +202,29 @@ export class EdgeAgent {
     this.starts++;
     const all = [...this.live.values()];
     this.hostOwner.clear();
+    this.held.clear();
     this.loading = this.loadAll(all);
     await this.loading;
+  }
+
+  /**
+   * An adopted nginx holds what an earlier agent loaded: its services, hosts and HTTPS names are taken as
+   * this agent's, so that the first apply (from version 0) drops a service or a domain removed meanwhile.
+   */
+  private async learnHeld(): Promise<void> {
+    try {
+      const st = (await this.admin('/state?held=1')) as { held?: { ids?: unknown; hosts?: Record<string, number> } };
+      const ids = Array.isArray(st.held?.ids) ? (st.held!.ids as number[]) : [];
+      for (const id of ids) this.held.add(Number(id));
+      for (const [h, id] of Object.entries(st.held?.hosts ?? {})) this.hostOwner.set(h, Number(id));
+      const sni = path.join(this.node.runDir, 'sni');
+      for (const name of fs.existsSync(sni) ? fs.readdirSync(sni) : []) {
+        const id = this.hostOwner.get(name);
+        if (id !== undefined && !name.endsWith('.tmp')) this.sniOwner.set(name, id);
+      }
+    } catch (e) {
+      this.log(`读取 nginx 已加载的服务失败：${(e as Error).message}`);
+    }
   }
 
   private async loadAll(all: CompiledService[]): Promise<void> {
@@ -251,7 +275,7 @@ export class EdgeAgent {
     }
     const tCompile = Date.now() - t0;
     const t1 = Date.now();
-    const dropped = [...this.live.keys()].filter((id) => !keep.has(id));
+    const dropped = [...new Set([...this.live.keys(), ...this.held])].filter((id) => !keep.has(id));
     const accepted: CompiledService[] = [];
     for (let i = 0; i < candidates.length || (i === 0 && dropped.length); i += LOAD_BATCH) {
       const batch = candidates.slice(i, i + LOAD_BATCH);
@@ -270,16 +294,21 @@ export class EdgeAgent {
       }
     }
     // hosts and HTTPS names no service holds any more (a domain removed, a service dropped)
-    for (const id of dropped) this.live.delete(id);
+    for (const id of dropped) {
+      this.live.delete(id);
+      this.held.delete(id);
+    }
     const before = new Map<number, CompiledService | undefined>();
     for (const c of accepted) {
       before.set(c.id, this.live.get(c.id));
       this.live.set(c.id, c);
+      this.held.delete(c.id);
     }
     const unhost: string[] = [];
     for (const [h, id] of this.hostOwner) {
       const c = this.live.get(id);
-      if (!c || !c.hosts.includes(h)) unhost.push(h);
+      // (a service of the adopted nginx that this agent has not loaded, refused say, keeps its hosts)
+      if (c ? !c.hosts.includes(h) : !this.held.has(id)) unhost.push(h);
     }
     for (const c of accepted) for (const h of c.hosts) this.hostOwner.set(h, c.id);
     const gone = unhost.filter((h) => !this.live.get(this.hostOwner.get(h) ?? -1)?.hosts.includes(h));

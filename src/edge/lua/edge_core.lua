@@ -410,16 +410,29 @@ function M.load()
   ngx.say(cjson.encode({ results = results }))
 end
 
--- GET /state: what this nginx holds (the agent checks it after an nginx restart; tests read it)
+-- GET /state: what this nginx holds (the agent checks it after an nginx restart; tests read it);
+-- GET /state?held=1 also lists the services' ids and the hosts with their service (an agent that adopts a
+-- running nginx learns what an earlier agent loaded, so that it can drop what is gone since)
 function M.state()
   local st = shared.edge_state
-  ngx.header["Content-Type"] = "application/json"
-  ngx.say(cjson.encode({
+  local out = {
     version = st:get("version") or 0,
     generation = st:get("generation") or 0,
     services = #shared.edge_services:get_keys(0) / 2,
     pid = ngx.worker.pid(),
-  }))
+  }
+  if var.arg_held == "1" then
+    local ids, hosts = {}, {}
+    for _, k in ipairs(shared.edge_services:get_keys(0)) do
+      local id = match(k, "^v(%d+)$")
+      if id then ids[#ids + 1] = tonumber(id) end
+    end
+    local dict = shared.edge_hosts
+    for _, h in ipairs(dict:get_keys(0)) do hosts[h] = dict:get(h) end
+    out.held = { ids = ids, hosts = hosts }
+  end
+  ngx.header["Content-Type"] = "application/json"
+  ngx.say(cjson.encode(out))
 end
 
 return M
