@@ -63,6 +63,7 @@ export class EdgeAgent {
   /** Host → the service that holds it in the workers; HTTPS name → the service whose socket file it is. */
   private hostOwner = new Map<string, number>();
   private sniOwner = new Map<string, number>();
+  /** Services an earlier agent loaded into the nginx this one adopted, not loaded by this one yet (dropped when gone). */
   private compilers: Map<string, EdgeSettingFolder>;
   private version = 0;
   private stopped = false;
@@ -130,6 +131,11 @@ export class EdgeAgent {
   /** The configuration version the workers run. */
   get runningVersion(): number {
     return this.version;
+  }
+
+  /** The service whose data the workers hold a host under (lower case, as loaded), if any: the cache key's service (purges). */
+  serviceOfHost(host: string): number | undefined {
+    return this.hostOwner.get(host.toLowerCase());
   }
 
   /** Prepares the folders and the fixed nginx.conf, starts nginx (or adopts it), then follows the control plane. */
@@ -306,7 +312,7 @@ export class EdgeAgent {
     if (gone.length) await this.admin('/load', { unhost: gone });
     for (const h of gone) this.hostOwner.delete(h);
     this.writeSni(accepted, dropped);
-    if (this.sweepAfterLoad && this.version === 0) await this.sweep();
+    if (this.sweepAfterLoad && this.version === 0) await this.sweep(refusedIds(reports));
     await this.admin('/load', { state: { version } });
     const tLoad = Date.now() - t1;
 
@@ -325,10 +331,11 @@ export class EdgeAgent {
   }
 
   /** Removes what the workers and the SNI folder hold beyond what this agent loaded (an earlier agent's gone services). */
-  private async sweep(): Promise<void> {
+  private async sweep(refused: number[]): Promise<void> {
     this.sweepAfterLoad = false;
     const live = [...this.live.values()];
-    await this.admin('/sweep', { ids: live.map((c) => c.id), hosts: live.flatMap((c) => c.hosts) });
+    // a service refused now keeps what an earlier agent loaded for it (its previous version), hosts included
+    await this.admin('/sweep', { ids: [...live.map((c) => c.id), ...refused], hosts: live.flatMap((c) => c.hosts) });
     const dir = path.join(this.node.runDir, 'sni');
     for (const name of fs.readdirSync(dir)) if (!this.sniOwner.has(name)) fs.rmSync(path.join(dir, name), { force: true });
     for (const c of live) for (const h of c.hosts) this.hostOwner.set(h, c.id);
@@ -483,6 +490,10 @@ export function cleanNginxMessage(output: string): string {
     .map((l) => l.replace(/^nginx: \[\w+\]\s*/, '').replace(/\/[^\s"]*\/conf\.next\//g, ''))
     .join('；')
     .slice(0, 1000) || output.slice(0, 1000);
+}
+
+function refusedIds(reports: Map<number, EdgeServiceReport>): number[] {
+  return [...reports.values()].filter((r) => r.state === 'refused').map((r) => r.id);
 }
 
 function certsOf(batch: CompiledService[]): { id: number; json: string }[] {

@@ -72,7 +72,7 @@ export async function purgeBench(): Promise<void> {
     for (let i = 0; i < 21; i++) {
       const p = `/css/site.css?bench=${i}`;
       await edge.request(HOST, p);
-      const file = cacheFileOf(cacheDir, `${HOST}${p}`);
+      const file = cacheFileOf(cacheDir, `s${edge.agent.serviceOfHost(HOST)}/${HOST}${p}`);
       await until(() => fs.existsSync(file));
       const t0 = performance.now();
       const id = await submitted(edge, '/api/purge/', { urls: [`https://${HOST}${p}`] });
@@ -96,7 +96,7 @@ export async function purgeBench(): Promise<void> {
     for (const label of ['刚缓存完这些对象', '再一次']) {
       const p = `/css/site.css?bench-big=${label.length}`;
       await edge.request(HOST, p);
-      const file = cacheFileOf(cacheDir, `${HOST}${p}`);
+      const file = cacheFileOf(cacheDir, `s${edge.agent.serviceOfHost(HOST)}/${HOST}${p}`);
       await until(() => fs.existsSync(file));
       t = performance.now();
       const id = await submitted(edge, '/api/purge/', { urls: [`https://${HOST}${p}`] });
@@ -115,7 +115,7 @@ export async function purgeBench(): Promise<void> {
     const run = edge.agent.purge!.runs.at(-1)!;
     const left = new CacheIndex(cacheDir);
     await left.refresh();
-    const remaining = left.keys().filter((k) => k.startsWith(`${HOST}/headers?`)).length;
+    const remaining = left.keys().filter((k) => k.startsWith(`s${edge.agent.serviceOfHost(HOST)}/${HOST}/headers?`)).length;
     console.log(
       `  规则刷新 https://${HOST}/headers（${task.status}，删除 ${Number(task.removed).toLocaleString('zh-CN')} 个，剩余 ${remaining}）：提交到操作记录显示成功 ${ms(total)}；节点上查看缓存 ${ms(run.timings.index)}，匹配并删除 ${ms(run.timings.purge)}`,
     );

@@ -1,6 +1,7 @@
 /**
- * Faults (docs/edge.md "Faults"): nginx killed with -9 comes back with the last good configuration;
- * the agent killed with -9 leaves nginx serving, and a new agent adopts it and goes on applying.
+ * Faults (docs/edge.md "Faults"): nginx killed with -9 comes back (the fixed nginx.conf) and the agent
+ * loads every service into its new workers again; the agent killed with -9 leaves nginx serving, and a
+ * new agent adopts it, loads everything from version 0 and drops what was removed meanwhile.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -94,9 +95,15 @@ function agentProcess(): ChildProcess {
   });
 }
 
-test('nginx killed with -9 is started again with the last good configuration', async () => {
+/** What the workers hold (the admin socket's /state): the number of services. */
+const heldServices = async () => ((await edge.agent.admin('/state')) as { services: number }).services;
+
+test('nginx killed with -9 is started again, and every service is loaded into its new workers', async () => {
   await edge.saveLive('demo-www', 'origin', originValue('first.origin.example'));
   expect(await hostAtOrigin()).toBe('first.origin.example');
+  const services = await heldServices();
+  expect(services).toBeGreaterThan(10);
+  const starts = edge.agent.starts;
   const before = masterPid();
   process.kill(before, 'SIGKILL');
   // the agent sees its child die, stops the orphaned workers and starts a new master on conf/
@@ -109,6 +116,11 @@ test('nginx killed with -9 is started again with the last good configuration', a
   };
   expect(await until(pidNow, (p) => p !== before && edge.agent.nginx.running)).not.toBe(before);
   expect(await until(hostAtOrigin, (h) => h === 'first.origin.example')).toBe('first.origin.example');
+  // a new master starts with empty shared dictionaries: the agent loaded them all again, without a reload
+  expect(await heldServices()).toBe(services);
+  expect((await edge.request('act1.demo-example.com', '/css/site.css')).status).toBe(200);
+  expect(edge.agent.starts).toBe(starts + 1);
+  expect(edge.agent.reloads).toBe(0);
 });
 
 test('the agent killed with -9: nginx keeps serving; a new agent adopts it and applies what changed meanwhile', async () => {
@@ -122,17 +134,23 @@ test('the agent killed with -9: nginx keeps serving; a new agent adopts it and a
 
   agent.kill('SIGKILL');
   await new Promise((r) => agent.once('exit', r));
-  // no agent: nginx still serves the last configuration, and a change waits
+  // no agent: nginx still serves the last configuration, and a change waits — a domain removed too
   expect(await hostAtOrigin()).toBe('second.origin.example');
   await edge.save('demo-www', 'origin', originValue('third.origin.example'));
+  const gone = 'img-www.demo-example.com';
+  const removed = await edge.client.request({ method: 'DELETE', url: '/api/account/domains/', payload: { bucket_name: 'demo-www', domain: gone } });
+  expect(removed.statusCode).toBe(200);
   await new Promise((r) => setTimeout(r, 500));
   expect(await hostAtOrigin()).toBe('second.origin.example');
+  expect((await edge.request(gone, '/css/site.css')).status).toBe(200);
 
   agent = agentProcess();
   try {
     expect(await until(hostAtOrigin, (h) => h === 'third.origin.example')).toBe('third.origin.example');
     expect(masterPid()).toBe(pid);
-    // the agent reports after its reload: the answer can come before the report
+    // the new agent loaded from version 0 and learnt what the adopted workers held: the removed domain is dropped
+    expect(await until(async () => (await edge.request(gone, '/css/site.css')).status, (st) => st === 404)).toBe(404);
+    // the agent reports after it loaded the workers: the answer can come before the report
     const current = await currentVersion(edge.server.db);
     const applied = async () => JSON.parse((await edge.client.get('/api/buckets/edge/?bucket_name=demo-www')).body).data.applied_version as number;
     expect(await until(applied, (v) => v >= current)).toBeGreaterThanOrEqual(current);

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEdgeStack, type EdgeStack } from './harness';
-import { cacheFileOf, CacheIndex } from '../../src/edge/purge/cache';
+import { cacheFileOf, CacheIndex, globMatcher, ruleMatcher } from '../../src/edge/purge/cache';
+import { Client } from '../server/helpers';
 import { PURGE_TEXTS, type PurgeTask } from '../../src/shared/purge';
 
 let edge: EdgeStack;
@@ -44,20 +45,28 @@ async function settled(ids: number[], ms = 10_000): Promise<PurgeTask[]> {
 const get = (host: string, p: string) => edge.request(host, p);
 const hits = (p: string) => edge.origin.hits.get(p) ?? 0;
 const keyFile = (key: string) => cacheFileOf(cacheDir, key);
+/** The service a host is served under on the node (the cache key's first part). */
+const serviceOf = (host: string) => {
+  const id = edge.agent.serviceOfHost(host);
+  if (id === undefined) throw new Error(`节点上没有域名 ${host}`);
+  return id;
+};
+/** A cache key as the runtime makes it: `s<id>/<host><uri>?<args>` (edge_core.lua M.cache_key, schemas/edge-cache-key.ts). */
+const key = (host: string, rest: string) => `s${serviceOf(host)}/${host}${rest}`;
 
 test('a URL purge removes the object: the next request is a MISS that reaches the origin; others stay cached', async () => {
   const p = '/css/site.css?t=url';
   expect((await get('www.demo-example.com', p)).headers['x-cache']).toBe('MISS');
   expect((await get('www.demo-example.com', p)).headers['x-cache']).toBe('HIT');
   await get('www.demo-example.com', '/js/app.js?t=url');
-  expect(fs.existsSync(keyFile('www.demo-example.com/css/site.css?t=url'))).toBe(true);
+  expect(fs.existsSync(keyFile(key('www.demo-example.com', '/css/site.css?t=url')))).toBe(true);
   expect(hits(p)).toBe(1);
 
   const [id] = await submit('/api/purge/', { urls: ['https://www.demo-example.com/css/site.css?t=url'] });
   const [task] = await settled([id]);
   expect(task).toMatchObject({ status: 'success', removed: 1, message: null });
   expect(task.finished_at).not.toBeNull();
-  expect(fs.existsSync(keyFile('www.demo-example.com/css/site.css?t=url'))).toBe(false);
+  expect(fs.existsSync(keyFile(key('www.demo-example.com', '/css/site.css?t=url')))).toBe(false);
 
   const after = await get('www.demo-example.com', p);
   expect(after.headers['x-cache']).toBe('MISS');
@@ -68,7 +77,7 @@ test('a URL purge removes the object: the next request is a MISS that reaches th
 
 test('a URL purge of something not cached succeeds with nothing removed; the path is matched as nginx decodes it', async () => {
   await get('www.demo-example.com', '/css//site.css?t=dec');
-  expect(fs.existsSync(keyFile('www.demo-example.com/css/site.css?t=dec'))).toBe(true);
+  expect(fs.existsSync(keyFile(key('www.demo-example.com', '/css/site.css?t=dec')))).toBe(true);
   const ids = await submit('/api/purge/', { urls: ['https://www.demo-example.com/nothing-here.css', 'https://www.demo-example.com/%63ss/./site.css?t=dec'] });
   const [none, dec] = await settled(ids);
   expect(none).toMatchObject({ status: 'success', removed: 0 });
@@ -85,7 +94,7 @@ test('a URL purge removes every Vary variant of the URL (files named by the key 
   }
   const index = new CacheIndex(cacheDir);
   await index.refresh();
-  expect(index.keys().filter((k) => k === `www.demo-example.com${p}`).length).toBeGreaterThanOrEqual(2);
+  expect(index.keys().filter((k) => k === key('www.demo-example.com', p)).length).toBeGreaterThanOrEqual(2);
   const [task] = await settled(await submit('/api/purge/', { urls: [`https://www.demo-example.com${p}`] }));
   expect(task.status).toBe('success');
   expect(task.removed).toBeGreaterThanOrEqual(2);
@@ -114,14 +123,14 @@ test('a directory rule removes every cached object under it, of that host only',
   await get('img-www.demo-example.com', '/css/site.css?t=dir-img');
   const index = new CacheIndex(cacheDir);
   await index.refresh();
-  const under = index.keys().filter((k) => k.startsWith('www.demo-example.com/css/')).length;
+  const under = index.keys().filter((k) => k.startsWith(key('www.demo-example.com', '/css/'))).length;
   expect(under).toBeGreaterThanOrEqual(3);
 
   const [id] = await submit('/api/buckets/purge/', { rules: ['https://www.demo-example.com/css/'] });
   const [task] = await settled([id]);
   expect(task).toMatchObject({ status: 'success', removed: under });
   await index.refresh();
-  expect(index.keys().filter((k) => k.startsWith('www.demo-example.com/css/'))).toEqual([]);
+  expect(index.keys().filter((k) => k.startsWith(key('www.demo-example.com', '/css/')))).toEqual([]);
 
   const before = hits('/css/site.css?t=dir1');
   const again = await get('www.demo-example.com', '/css/site.css?t=dir1');
@@ -199,7 +208,7 @@ test('a domain whose service is gone: a new purge is refused; a task queued befo
   const host = 'act1.demo-example.com';
   await get(host, '/css/site.css?t=gone');
   expect((await get(host, '/css/site.css?t=gone')).headers['x-cache']).toBe('HIT');
-  const file = keyFile(`${host}/css/site.css?t=gone`);
+  const file = keyFile(key(host, '/css/site.css?t=gone'));
   expect(fs.existsSync(file)).toBe(true);
   // queued with a delay (the batch call), then the domain leaves its service
   const batch = await edge.client.post('/api/buckets/purge/batch/', { source_url: `https://${host}/css/site.css?t=gone`, nofi: 0, delay: 600 });
@@ -232,4 +241,75 @@ test('the log says 处理中 until the edge reports; a task the edge has not tak
   expect(log.find((t) => t.id === id)).toMatchObject({ status: 'waiting', finished_at: null, message: null, removed: null });
   const nodes = await edge.server.db.selectFrom('purge_task_nodes').select('task_id').where('task_id', '=', id).execute();
   expect(nodes).toEqual([]);
+});
+
+test('rule patterns match without backtracking (issue 34 item 4): ten stars against long keys finish, and globs keep their meaning', async () => {
+  // the matcher itself: prefix, suffix, pieces in order, `*` for anything (none included)
+  const g = globMatcher('/a*b*c');
+  expect([g('/abc'), g('/a-b-c'), g('/a-c-b'), g('/acb'), g('/abcx'), g('/ab')]).toEqual([true, true, false, false, false, false]);
+  expect(globMatcher('/x*')('/x')).toBe(true);
+  expect(globMatcher('*.png')('/img/a.png')).toBe(true);
+  expect(globMatcher('/a*a')('/a')).toBe(false); // the prefix and the suffix do not share characters
+  const m = ruleMatcher('https://www.demo-example.com/about.html?*a*a*a*a*a*a*a*a*a*b', [7])!;
+  const long = 'a'.repeat(1000); // (the cache's header buffer holds the key and the origin's headers, which echo the URI)
+  expect(m(`s7/www.demo-example.com/about.html?${long}`)).toBe(false);
+  expect(m(`s7/www.demo-example.com/about.html?${long}b`)).toBe(true);
+  expect(m(`s8/www.demo-example.com/about.html?${long}b`)).toBe(false); // another service's object
+
+  // through the node: three cached keys of 1,000 a's, one ending in b
+  for (const q of [long, `${long}c`, `${long}b`]) await get('www.demo-example.com', `/about.html?${q}`);
+  const [task] = await settled(await submit('/api/buckets/purge/', { rules: ['https://www.demo-example.com/about.html?*a*a*a*a*a*a*a*a*a*b'] }));
+  expect(task).toMatchObject({ status: 'success', removed: 1 });
+  expect((await get('www.demo-example.com', `/about.html?${long}b`)).headers['x-cache']).toBe('MISS');
+  expect((await get('www.demo-example.com', `/about.html?${long}`)).headers['x-cache']).toBe('HIT');
+});
+
+test("the cache belongs to a service (issue 33): a domain cached by one account, removed, then added to another account's service answers that service's first request with a MISS from its own origin", async () => {
+  const host = 'moved.takeover-example.com';
+  const p = '/echo/moved?t=takeover';
+  // /echo/ answers what reached the origin (no-store); a cache rule keeps it, so the body names the 回源 Host
+  const cacheEcho = { rules: [{ type: 'directory', value: '/echo/', ttl: 600, ignore_query: false }] };
+  const origin = (h: string) => ({ protocol: 'http', host: h, servers: [{ address: '127.0.0.1', port: edge.origin.port, weight: 10, backup: false }], failover: { enable: false, timeout: 10, max_fails: 3 } });
+
+  const add = (c: Client, bucket: string) => c.post('/api/account/domains/', { bucket_name: bucket, domain: host });
+  expect((await add(edge.client, 'demo-cdn-02')).json()).toMatchObject({ result: true });
+  await edge.save('demo-cdn-02', 'origin', origin('first.origin.example'));
+  await edge.saveLive('demo-cdn-02', 'cache_rules', cacheEcho);
+  const first = await get(host, p);
+  expect(first.headers['x-cache']).toBe('MISS');
+  expect(JSON.parse(first.text).headers.host).toBe('first.origin.example');
+  const cached = await get(host, p);
+  expect(cached.headers['x-cache']).toBe('HIT');
+  expect(JSON.parse(cached.text).headers.host).toBe('first.origin.example');
+  const firstService = serviceOf(host);
+  const firstFile = keyFile(key(host, p));
+  expect(fs.existsSync(firstFile)).toBe(true);
+
+  const removed = await edge.client.request({ method: 'DELETE', url: '/api/account/domains/', payload: { bucket_name: 'demo-cdn-02', domain: host } });
+  expect(removed.statusCode).toBe(200);
+  await edge.waitLive();
+  expect((await get(host, p)).status).toBe(404);
+
+  // another account (demo2fa, its second step off: not what this is about) adds the domain to its service
+  const db = edge.server.db;
+  await db.updateTable('users').set({ two_step: false }).where('username', '=', 'demo2fa').execute();
+  const other = await new Client(edge.server.app).signIn('demo2fa');
+  const owner = await db.selectFrom('users').select('id').where('username', '=', 'demo2fa').executeTakeFirstOrThrow();
+  const bucket = (await db.selectFrom('buckets').select('name').where('owner_id', '=', owner.id).where('kind', '=', 'cdn').orderBy('id').executeTakeFirstOrThrow()).name;
+  expect((await add(other, bucket)).json()).toMatchObject({ result: true });
+  for (const [setting, value] of [['origin', origin('second.origin.example')], ['cache_rules', cacheEcho]] as const) {
+    const res = await other.post(`/api/settings/${setting}/`, { bucket_name: bucket, ...value });
+    expect(res.statusCode).toBe(200);
+  }
+  await edge.waitLive();
+  expect(serviceOf(host)).not.toBe(firstService);
+  expect(fs.existsSync(firstFile)).toBe(true); // the first account's object is still on disk, under its own service
+
+  const hitsBefore = hits(p);
+  const taken = await get(host, p);
+  expect(taken.status).toBe(200);
+  expect(taken.headers['x-cache']).toBe('MISS');
+  expect(JSON.parse(taken.text).headers.host).toBe('second.origin.example');
+  expect(hits(p)).toBe(hitsBefore + 1);
+  expect((await get(host, p)).headers['x-cache']).toBe('HIT');
 });

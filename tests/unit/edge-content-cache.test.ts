@@ -45,13 +45,11 @@ test('keyArgs: the four modes, percent-decoded names, order kept', () => {
   expect(keyArgs({ mode: 'keep_some', params: ['a'] }, '')).toBe('');
 });
 
-test('edgeCacheKey: a cache rule ignoring the query wins over query_string; host lower case without port', () => {
+test('edgeCacheKey: the service first; a cache rule ignoring the query wins over query_string; host lower case without port', () => {
   const settings = { query_string: { mode: 'keep_some' as const, params: ['v'] }, cache_rules: { rules: [{ type: 'directory' as const, value: '/img/', ignore_query: true }] } };
-  expect(edgeCacheKey('A.Example.com:8081', '/img/x.png', 'v=1', settings)).toBe('a.example.com/img/x.png?');
-  expect(edgeCacheKey('a.example.com', '/js/x.js', 'v=1&t=2', settings)).toBe('a.example.com/js/x.js?v=1');
-  expect(edgeCacheKey('a.example.com', '/js/x.js', 'v=1&t=2', {})).toBe('a.example.com/js/x.js?v=1&t=2');
-  // the runtime's key starts with the service (edge_core.lua cache_key)
-  expect(edgeCacheKey('A.Example.com:8081', '/js/x.js', 'v=1&t=2', settings, 12)).toBe('s12/a.example.com/js/x.js?v=1');
+  expect(edgeCacheKey(12, 'A.Example.com:8081', '/img/x.png', 'v=1', settings)).toBe('s12/a.example.com/img/x.png?');
+  expect(edgeCacheKey(12, 'a.example.com', '/js/x.js', 'v=1&t=2', settings)).toBe('s12/a.example.com/js/x.js?v=1');
+  expect(edgeCacheKey(12, 'a.example.com', '/js/x.js', 'v=1&t=2', {})).toBe('s12/a.example.com/js/x.js?v=1&t=2');
 });
 
 test('compression: the levels of the codecs that are on; off or both off, no data; the origin always plain', () => {

@@ -211,7 +211,8 @@ local function fetch_flags(f)
   return concat(out, ";")
 end
 
--- the cache key: the service first, so that a domain moved to another service never meets the first one's objects
+-- the cache key: the service first, so that a domain moved to another service never meets the first one's objects;
+-- purges compute it in TypeScript with edgeCacheKey (schemas/edge-cache-key.ts): keep the two in step
 function M.cache_key(svc, host, uri, args)
   return "s" .. svc.id .. "/" .. host .. uri .. "?" .. (args or "")
 end
@@ -430,8 +431,8 @@ function M.sweep()
   ngx.req.read_body()
   local msg = cjson.decode(ngx.req.get_body_data() or "")
   if type(msg) ~= "table" then ngx.status = 400 return ngx.say("{}") end
-  local ids, hosts = {}, {}
-  for _, id in ipairs(msg.ids or {}) do ids["v" .. id], ids["d" .. id] = true, true end
+  local ids, hosts, keep = {}, {}, {}
+  for _, id in ipairs(msg.ids or {}) do ids["v" .. id], ids["d" .. id], keep[id] = true, true, true end
   for _, h in ipairs(msg.hosts or {}) do hosts[h] = true end
   local removed = 0
   local dict = shared.edge_services
@@ -440,22 +441,36 @@ function M.sweep()
   end
   local hd = shared.edge_hosts
   for _, k in ipairs(hd:get_keys(0)) do
-    if not hosts[k] then hd:delete(k) removed = removed + 1 end
+    -- (a host of a service this agent kept but could not load, refused say, stays with its previous version)
+    if not hosts[k] and not keep[hd:get(k)] then hd:delete(k) removed = removed + 1 end
   end
   ngx.header["Content-Type"] = "application/json"
   ngx.say(cjson.encode({ removed = removed }))
 end
 
--- GET /state: what this nginx holds (the agent checks it after an nginx restart; tests read it)
+-- GET /state: what this nginx holds (the agent checks it after an nginx restart; tests read it);
+-- GET /state?held=1 also lists the services' ids and the hosts with their service (an agent that adopts a
+-- running nginx learns what an earlier agent loaded, so that it can drop what is gone since)
 function M.state()
   local st = shared.edge_state
-  ngx.header["Content-Type"] = "application/json"
-  ngx.say(cjson.encode({
+  local out = {
     version = st:get("version") or 0,
     generation = st:get("generation") or 0,
     services = #shared.edge_services:get_keys(0) / 2,
     pid = ngx.worker.pid(),
-  }))
+  }
+  if var.arg_held == "1" then
+    local ids, hosts = {}, {}
+    for _, k in ipairs(shared.edge_services:get_keys(0)) do
+      local id = match(k, "^v(%d+)$")
+      if id then ids[#ids + 1] = tonumber(id) end
+    end
+    local dict = shared.edge_hosts
+    for _, h in ipairs(dict:get_keys(0)) do hosts[h] = dict:get(h) end
+    out.held = { ids = ids, hosts = hosts }
+  end
+  ngx.header["Content-Type"] = "application/json"
+  ngx.say(cjson.encode(out))
 end
 
 return M

@@ -12,9 +12,9 @@ function glue.header(set, req) return er.header(set, req) end
 
 function M.prepare(d)
   er = er or require "edgerules"
-  local chunk, err = loadstring("return " .. d.rules, "=rules s" .. d.id)
+  local chunk, err = loadstring("return " .. d.rules, "=rules " .. (d.rules_key or ("s" .. tostring(d.id))))
   if not chunk then error(err, 0) end
-  -- built here, held by the prepared service (edgerules' own cache by key would keep every version)
+  -- built here and held by the prepared service (its LRU entry): a new version builds anew, the old one goes with its entry
   local set = chunk()(require "edgerules.fn")
   return { id = "~rules", m = glue, p = set, order = glue.order }
 end

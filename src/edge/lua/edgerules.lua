@@ -1,11 +1,13 @@
 -- Edge rules on the edge (docs/edge-rules.md "On the edge"): the rule-set semantics of
 -- src/shared/edgerules/evaluate.ts run on a real request inside nginx.
 --
---   rewrite_by_lua:  er.rewrite(er.set(key, factory)) — the service's compiled rules (src/edge/rules/lua.ts)
---                    run in priority order; a redirect, exit or error page answers at once; otherwise
---                    request headers, method, body, query and the pending URI rewrite are applied and
---                    the request goes on to the cache or the origin, rate-limited when asked.
---   header_filter:   er.header_filter() — the response header changes, on every answer of the request.
+--   access (order 30 of the runtime's chain, edge_core.lua through edge_rules_glue.lua):
+--                    er.access(set, r) — the service's compiled rules (src/edge/rules/lua.ts, built once
+--                    per worker and version) run in priority order; a redirect, exit or error page
+--                    answers at once; otherwise request headers, method, body, query and the rewritten
+--                    path are applied (ngx.req.set_uri(path, false): no location jump, the request goes
+--                    on through the chain to the cache or the origin), rate-limited when asked.
+--   header filter:   er.header(set, r) — the response header changes, on every answer of the request.
 --
 -- A rule that fails at run time stops there (as in the tester), never the request.
 
@@ -33,23 +35,6 @@ local pairs_of = fn.pairs_of
 local decode = fn.decode
 
 math.randomseed(ngx.now() * 1000 + (ngx.worker and ngx.worker.pid() or 0))
-
--- compiled rule sets of this worker, by service and version
-local sets = {}
-
--- a request's outcome while nginx matches the location of its rewritten URI (which clears ngx.ctx)
-local pending = {}
-local seq = 0
-
--- the rules of a service: built once per worker from the compiled factory
-function _M.set(key, factory)
-  local s = sets[key]
-  if not s then
-    s = factory(fn)
-    sets[key] = s
-  end
-  return s
-end
 
 local BODY_MAX = 16 * 1024
 

@@ -6,9 +6,9 @@
  * proxy_cache_purge; removing the file is a purge: the next request finds no file, counts as a MISS and
  * goes to the origin (the zone's entry is replaced when the new answer is stored).
  *
- * The key is `$host$uri?$edge_key_args` (../compile/service.ts): the host, the decoded and normalised
- * path, and the query as the service's settings keep it (query_string, cache_rules' 忽略 URL 参数) —
- * computed by schemas/edge-cache-key.ts.
+ * The key is `s<id>/<host><uri>?<args>` (src/edge/lua/edge_core.lua M.cache_key): the service, the host,
+ * the decoded and normalised path, and the query as the service's settings keep it (query_string,
+ * cache_rules' 忽略 URL 参数) — computed by schemas/edge-cache-key.ts.
  *
  * An index (file → key) avoids reading every file for every purge: a file's name never changes key, so
  * a refresh lists the folders and reads only the files it has not seen.
@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { CacheKeySettings } from '../../shared/purge';
-import { edgeCacheKey } from '../../../schemas/edge-cache-key';
+import { edgeCacheKey, keyWithoutService } from '../../../schemas/edge-cache-key';
 
 const HASH_NAME = /^[0-9a-f]{32}$/;
 
@@ -97,14 +97,41 @@ export function splitUrl(url: string): { host: string; path: string; query: stri
 }
 
 /**
- * The cache key of a URL on this edge: edgeCacheKey (schemas/edge-cache-key.ts, the one written beside the
- * settings that shape `$edge_key_args`) with the path as nginx's `$uri` has it. Every file whose `KEY:` is
- * this key is the URL's object — the plain one and each `Vary` variant.
+ * The cache key of a URL on this edge under a service: edgeCacheKey (schemas/edge-cache-key.ts, the one
+ * written beside the runtime's M.cache_key) with the path as nginx's `$uri` has it. Every file whose
+ * `KEY:` is this key is the URL's object — the plain one and each `Vary` variant.
  */
-export function urlKeyOf(url: string, settings: CacheKeySettings): string | null {
+export function urlKeyOf(url: string, service: number, settings: CacheKeySettings): string | null {
   const u = splitUrl(url);
   if (!u) return null;
-  return edgeCacheKey(u.host, u.path, u.query ?? '', settings as Parameters<typeof edgeCacheKey>[3]);
+  return edgeCacheKey(service, u.host, u.path, u.query ?? '', settings as Parameters<typeof edgeCacheKey>[4]);
+}
+
+/**
+ * A glob of `*` (any characters, none included) and literal text, matched without backtracking: the text
+ * before the first `*` is a prefix, the text after the last one a suffix, and each piece between is found
+ * leftmost after the previous one (which is enough: with `*` alone, the leftmost place of a piece leaves
+ * the most room to the rest). Time linear in the subject's length for a pattern, whatever its stars
+ * (issue 34 item 4: a regular expression of `.*`s backtracked for seconds).
+ */
+export function globMatcher(pattern: string): (subject: string) => boolean {
+  const parts = pattern.split('*');
+  if (parts.length === 1) return (s) => s === pattern;
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  const middle = parts.slice(1, -1).filter((p) => p !== '');
+  const min = first.length + last.length;
+  return (s) => {
+    if (s.length < min || !s.startsWith(first) || !s.endsWith(last)) return false;
+    let at = first.length;
+    const end = s.length - last.length;
+    for (const piece of middle) {
+      const i = s.indexOf(piece, at);
+      if (i < 0 || i + piece.length > end) return false;
+      at = i + piece.length;
+    }
+    return true;
+  };
 }
 
 /**
@@ -112,8 +139,11 @@ export function urlKeyOf(url: string, settings: CacheKeySettings): string | null
  * `*` stands for any characters, `/` included; a rule ending in `/` takes everything under it; a rule
  * without `*` is a directory (the path itself and everything under it). The query is not part of the
  * match (every query of a matching path goes) unless the rule has one.
+ *
+ * The cache belongs to a service (`s<id>/<host>…`): the rule takes the objects of the host under the
+ * given services, or under any service when none is given (a domain no service holds any more).
  */
-export function ruleMatcher(rule: string): ((key: string) => boolean) | null {
+export function ruleMatcher(rule: string, services: readonly number[] | null): ((key: string) => boolean) | null {
   const m = /^https?:\/\/([^/:?#\s]+)(?::\d+)?([^?#]*)(?:\?([^#]*))?/i.exec(rule.trim());
   if (!m) return null;
   const host = m[1].toLowerCase();
@@ -127,15 +157,17 @@ export function ruleMatcher(rule: string): ((key: string) => boolean) | null {
   if (withQuery) pattern += '?' + m[3];
   if (star) {
     if (pattern.endsWith('/')) pattern += '*';
-    const re = new RegExp('^' + pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 's');
-    test = (s) => re.test(s);
+    test = globMatcher(pattern);
   } else {
     const dir = pattern.endsWith('/') ? pattern : pattern + '/';
     test = (s) => s === pattern || s.startsWith(dir);
   }
+  const ids = services?.length ? new Set(services) : null;
   return (key) => {
-    if (!key.startsWith(host + '/')) return false;
-    const rest = key.slice(host.length);
+    const k = keyWithoutService(key);
+    if (!k || (ids && !ids.has(k.service))) return false;
+    if (!k.rest.startsWith(host + '/')) return false;
+    const rest = k.rest.slice(host.length);
     if (withQuery) return test(rest);
     const q = rest.indexOf('?');
     return test(q < 0 ? rest : rest.slice(0, q));

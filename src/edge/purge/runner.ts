@@ -3,14 +3,16 @@
  * for this node over the edge API (a long poll, woken when a task is submitted), acts on nginx's cache
  * and reports each task's outcome, which becomes the task's state in the purge log.
  *
- * - URL purge: removes the cached object(s) of the URL (its key under the service's settings,
+ * - URL purge: removes the cached object(s) of the URL (its key under the service and its settings,
  *   schemas/edge-cache-key.ts; every Vary variant) — ./cache.ts.
- * - Rule purge: removes every cached object of the host whose path matches the directory or pattern.
+ * - Rule purge: removes every cached object of the host (under its service) whose path matches the
+ *   directory or pattern.
  * - Preheat: fetches the URL through this edge (as a client would, by its scheme) and reads it whole,
  *   then asks again with HEAD: X-Cache: HIT means it is cached; anything else fails with the reason.
  * - A paused service (bandwidth cap): purges run (the objects would be served again after the resume);
  *   preheats are not done — the pause stops traffic to the origin.
- * - A domain that is no longer any service's: purges run on what is still cached under its host;
+ * - A domain that is no longer any service's: purges run on what is still cached under its host, under
+ *   whichever service cached it;
  *   preheats fail (the edge no longer serves the host).
  *
  * When idle (a long poll answered nothing) it refreshes its index of the cache.
@@ -22,9 +24,12 @@ import { EDGE_API_PREFIX } from '../../shared/edge';
 import { PURGE_TEXTS, type EdgePurgeResult, type EdgePurgeTask } from '../../shared/purge';
 import { CacheIndex, ruleMatcher, urlKeyOf } from './cache';
 import { MIRROR_CACHE_KEY_SUFFIX } from '../../shared/edge-files';
+import { keyWithoutService } from '../../../schemas/edge-cache-key';
 
 interface AgentLike {
   readonly opts: { controlUrl: string; nodeKey: string; pollWait?: number };
+  /** The service whose data the workers hold the host under now (EdgeAgent.serviceOfHost). */
+  serviceOfHost?(host: string): number | undefined;
 }
 
 interface NodeLike {
@@ -154,18 +159,48 @@ export class PurgeRunner {
     return tasks.map((t) => results.get(t.id)!);
   }
 
+  /**
+   * The services whose objects of the task's host a purge removes (the cache belongs to a service, keys
+   * `s<id>/<host>…`): the host's service now, and the one this node still serves it under when that
+   * differs (a domain moved, not yet applied here); none known: every service's (the domain left).
+   */
+  private servicesOf(t: EdgePurgeTask): number[] {
+    const ids = new Set<number>();
+    if (t.service) ids.add(t.service.id);
+    const here = this.agent.serviceOfHost?.(t.host);
+    if (here !== undefined) ids.add(here);
+    return [...ids];
+  }
+
   private async purge(t: EdgePurgeTask): Promise<EdgePurgeResult> {
     try {
+      const services = this.servicesOf(t);
       if (t.kind === 'url') {
         // the key under the service's settings now (none: the domain left its service — the whole query)
-        const key = urlKeyOf(t.target, t.service?.settings ?? {});
-        if (key === null) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
-        // the URL's object, and the mirror's cached storage answer for it (its own key, see MIRROR_CACHE_KEY_SUFFIX)
-        const mirror = key + MIRROR_CACHE_KEY_SUFFIX;
-        const removed = (await this.index.remove((k) => k === key || k === mirror)) + this.index.removeKey(key) + this.index.removeKey(mirror); // the latter: stored since the last look
+        const settings = t.service?.settings ?? {};
+        const wanted = new Set<string>();
+        for (const id of services) {
+          const key = urlKeyOf(t.target, id, id === t.service?.id ? settings : {});
+          if (key === null) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
+          // the URL's object, and the mirror's cached storage answer for it (its own key, see MIRROR_CACHE_KEY_SUFFIX)
+          wanted.add(key).add(key + MIRROR_CACHE_KEY_SUFFIX);
+        }
+        if (!services.length) {
+          // no service known: the URL's object under whichever service cached it
+          const rest = urlKeyOf(t.target, 0, {});
+          if (rest === null) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
+          const bare = keyWithoutService(rest)!.rest;
+          const removed = await this.index.remove((k) => {
+            const r = keyWithoutService(k)?.rest;
+            return r === bare || r === bare + MIRROR_CACHE_KEY_SUFFIX;
+          });
+          return { id: t.id, ok: true, removed };
+        }
+        let removed = await this.index.remove((k) => wanted.has(k));
+        for (const key of wanted) removed += this.index.removeKey(key); // stored since the last look
         return { id: t.id, ok: true, removed };
       }
-      const match = ruleMatcher(t.target);
+      const match = ruleMatcher(t.target, services);
       if (!match) return { id: t.id, ok: false, message: PURGE_TEXTS.purgeError(t.target) };
       return { id: t.id, ok: true, removed: await this.index.remove(match) };
     } catch (e) {

@@ -7,8 +7,7 @@
  * src/edge/lua/edgerules.lua. A rule that does not parse is kept as invalid and skipped, as the tester
  * reports it.
  */
-import { EDGE_REFUSALS } from '../../shared/edge';
-import type { EdgeRuleRow, EdgeService } from '../../shared/edge';
+import type { EdgeRuleRow } from '../../shared/edge';
 import { EDGE_RUNTIME_TEXTS } from '../../shared/errors';
 import { FORBIDDEN_REQUEST_HEADERS, PROTECTED_RESPONSE_HEADERS, groupCount, parse, pcre, programOf, type Expr, type Piece, type RunnableRule } from '../../shared/edgerules';
 
@@ -112,56 +111,4 @@ export function compileRules(rows: readonly EdgeRuleRow[]): CompiledRules {
     'end',
   ].join('\n');
   return { factory, active };
-}
-
-/** What a service's nginx configuration gains from its rules; null when no rule can run. */
-export interface RulesParts {
-  /** Server-level lines: the variables the runtime sets and the rewrite_by_lua_block. */
-  server: string[];
-  /** Lines for the per-server header_filter_by_lua_block. */
-  header: string[];
-  /** The proxy block with the headers the edge sets for the origin read from variables the rules may change. */
-  proxy(lines: string[]): string[];
-}
-
-/** Headers the edge sets for the origin itself: read from variables, so that a rule can delete or cover them. */
-const PROXY_VARS: [RegExp, string, string][] = [
-  [/^proxy_set_header X-Forwarded-For (.+);$/, 'edge_xff', 'X-Forwarded-For'],
-  [/^proxy_set_header X-Real-IP (.+);$/, 'edge_real_ip', 'X-Real-IP'],
-  [/^proxy_set_header X-Forwarded-Proto (.+);$/, 'edge_fwd_proto', 'X-Forwarded-Proto'],
-];
-
-export function rulesParts(s: Pick<EdgeService, 'id' | 'version' | 'rules'>): RulesParts | null {
-  if (!s.rules?.length) return null;
-  const { factory, active } = compileRules(s.rules);
-  if (!active) return null;
-  const sets = new Map<string, string>();
-  return {
-    get server() {
-      return [
-        'set $edge_rate_after 0;',
-        'set $edge_rules_done "";',
-        `set $edge_rules_refusal ${EDGE_REFUSALS.edgeRules};`, // the error page of 边缘规则拦截 (src/shared/edge.ts)
-        'limit_rate_after $edge_rate_after;',
-        ...[...sets].map(([v, value]) => `set $${v} ${value};`),
-        'rewrite_by_lua_block {',
-        '  local er = require "edgerules"',
-        `  er.rewrite(er.set("s${s.id}v${s.version}", ${factory.split('\n').join('\n    ')}))`,
-        '}',
-      ];
-    },
-    header: ['require("edgerules").header_filter()'],
-    proxy(lines) {
-      return lines.map((l) => {
-        for (const [re, v, name] of PROXY_VARS) {
-          const m = re.exec(l);
-          if (m) {
-            sets.set(v, m[1]);
-            return `proxy_set_header ${name} $${v};`;
-          }
-        }
-        return l;
-      });
-    },
-  };
 }
