@@ -5,6 +5,8 @@
  * the edge node (docs/edge.md; EDGE=off runs without the edge). The node's key is made once under
  * DATA_DIR and handed to both the server and the node.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import './require-node.cjs';
 import { spawnSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

@@ -3,6 +3,8 @@
  * Runs the server tests a second time on PostgreSQL when one answers at 127.0.0.1:5432
  * (or at TEST_DATABASE_URL); prints why and skips cleanly when none is there.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import './require-node.cjs';
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 

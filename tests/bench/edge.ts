@@ -13,6 +13,8 @@
  *     (how the 50 connections fall on the two workers, and the machine). Also printed: nginx's own CPU per
  *     request (its workers' user + system time over the requests served), steadier than requests per second.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

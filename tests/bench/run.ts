@@ -15,6 +15,8 @@
  *     rules against none, the access log into the statistics, purge latency and a 10,000-object purge.
  *  6. Purge on the real cache: submission to the object gone, 10,000 objects by rule (tests/bench/purge.ts).
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
