@@ -32,7 +32,8 @@ const stale = !fs.existsSync(built) || Math.max(...sources.map(newestMtime), fs.
 if (stale && !process.env.DIST_DIR) {
   const t0 = Date.now();
   console.log('正在构建控制台（首次约需 1 分钟）……');
-  const r = spawnSync('npx', ['webpack', '--mode', 'production'], { cwd: root, stdio: 'inherit' });
+  // on this process's node (the project's own, node_modules/.bin/node), not whatever `npx` finds on PATH
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/webpack/bin/webpack.js'), '--mode', 'production'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
   console.log(`控制台已构建（${Math.round((Date.now() - t0) / 1000)} 秒）。`);
 }
