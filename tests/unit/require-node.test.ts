@@ -21,6 +21,15 @@ test('the tests run on the Node.js package.json asks for', () => {
   expect(major(process.version)).toBe(required);
 });
 
+test('the node pin and @types/node have the major engines.node names (docs/operations.md "Moving to the next LTS")', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  expect(pkg.dependencies.node).toMatch(/^\d+\.\d+\.\d+$/); // exact: the runtime is locked like everything else
+  expect(major(pkg.dependencies.node)).toBe(required);
+  expect(major(pkg.devDependencies['@types/node'].replace(/^[\^~]/, ''))).toBe(required);
+  expect(range).toBe(`>=${required} <${required + 1}`);
+  expect(pkg.allowScripts.node).toBe(true); // its preinstall fetches the binary
+});
+
 (oldIs20 ? describe : describe.skip)(`on ${OLD_NODE} (${oldVersion || 'missing'})`, () => {
   const expectOneLine = (r: ReturnType<typeof spawnSync>) => {
     expect(r.status).toBe(1);
