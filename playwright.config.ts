@@ -25,7 +25,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx src/server/main.ts',
+    // on the node that runs Playwright (npm test's: the project's own), not whatever `node` is on PATH
+    command: `${JSON.stringify(process.execPath)} --import tsx src/server/main.ts`,
     url: `http://127.0.0.1:${PORT}/login/`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -11,6 +11,8 @@
  * Exit codes: 0 success, 1 failures found (check) or payload refused (validate), 2 usage errors
  * (unknown command or setting, unreadable file, refused id).
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../scripts/require-node.cjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkAll, type CheckFailure } from './check';

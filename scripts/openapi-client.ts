@@ -8,6 +8,8 @@
  *
  *   npx tsx scripts/openapi-client.ts [--json out.json]   also writes the document itself
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import './require-node.cjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';

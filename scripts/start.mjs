@@ -5,6 +5,8 @@
  * the edge node (docs/edge.md; EDGE=off runs without the edge). The node's key is made once under
  * DATA_DIR and handed to both the server and the node.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import './require-node.cjs';
 import { spawnSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,7 +32,8 @@ const stale = !fs.existsSync(built) || Math.max(...sources.map(newestMtime), fs.
 if (stale && !process.env.DIST_DIR) {
   const t0 = Date.now();
   console.log('正在构建控制台（首次约需 1 分钟）……');
-  const r = spawnSync('npx', ['webpack', '--mode', 'production'], { cwd: root, stdio: 'inherit' });
+  // on this process's node (the project's own, node_modules/.bin/node), not whatever `npx` finds on PATH
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/webpack/bin/webpack.js'), '--mode', 'production'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
   console.log(`控制台已构建（${Math.round((Date.now() - t0) / 1000)} 秒）。`);
 }

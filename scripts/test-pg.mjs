@@ -3,8 +3,11 @@
  * Runs the server tests a second time on PostgreSQL when one answers at 127.0.0.1:5432
  * (or at TEST_DATABASE_URL); prints why and skips cleanly when none is there.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import './require-node.cjs';
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const { hostname, port } = new URL(url);
@@ -22,7 +25,8 @@ if (!reachable) {
   process.exit(0);
 }
 console.log(`在 PostgreSQL（${hostname}:${port || 5432}）上再次运行服务端测试……`);
-const r = spawnSync('npx', ['jest', 'tests/server'], {
+// jest on this process's node (the project's own), not whatever `npx` finds on PATH
+const r = spawnSync(process.execPath, [fileURLToPath(new URL('../node_modules/jest/bin/jest.js', import.meta.url)), 'tests/server'], {
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: url, NODE_OPTIONS: '--experimental-vm-modules' },
 });

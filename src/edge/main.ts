@@ -7,6 +7,8 @@
  *   EDGE_HTTP_PORT     8081        EDGE_HTTPS_PORT  8443        EDGE_LISTEN  127.0.0.1
  *   DATA_DIR           the node's files go under DATA_DIR/edge (EDGE_DIR overrides)
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import path from 'node:path';
 import { EdgeAgent } from './agent';
 import { nginxAvailable } from './nginx';

@@ -1,4 +1,6 @@
 /** Starts the demo origin (docs/edge.md "The demo origin"): DEMO_ORIGIN_PORT, default 8082. */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import { startDemoOrigin } from './server';
 
 const port = Number(process.env.DEMO_ORIGIN_PORT ?? 8082);

@@ -1,6 +1,8 @@
 /**
  * Starts the server: opens (and migrates) the database, seeds the demo on first start, listens.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import { configFromEnv, flag } from './config';
 import { openDatabase } from './db';
 import { DataDirInUseError } from './db/lock';

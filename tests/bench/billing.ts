@@ -9,6 +9,8 @@
  *     counted down): 2,000 reports of 1–50 条 against 3 SMS packages, one after another.
  * Run alone with `npx tsx tests/bench/billing.ts`; `npm run bench` runs it with the other figures.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/server/db';
 import { computeBill, runBilling } from '../../src/server/billing/bills/make';

@@ -4,6 +4,8 @@
  * on the service, against the same edge with none, in one run (wrk, 2 threads, 50 connections, 8 s each).
  * Prints the ratio (goal ≥ 0.5); asserts nothing. `npx tsx tests/bench/edge-rules-live.ts`
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { startEdgeStack } from '../edge/harness';

@@ -5,6 +5,8 @@
  *     storeTraffic on PGlite in memory (the batch id, the sums, ingestSlot's rebuild of each slot).
  * Run with `npx tsx tests/bench/edge-traffic.ts`.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -5,6 +5,8 @@
  *     have them) run on a mix of requests; rule evaluations per second = requests × 50 / seconds.
  *     The goal is at least 100,000 per second.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import { compileGeneral, compileRuleSet, parse, run, type Condition, type RunnableRule, type SampleRequest } from '../../src/shared/edgerules';
 
 const cond = (value: string, rvalue: string, operator: Condition['operator'] = 'equal', case_sensitive = true): Condition => ({ lvalue: { type: 'variable', value }, rvalue: { type: 'literal', value: rvalue }, operator, case_sensitive });

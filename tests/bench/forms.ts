@@ -16,6 +16,8 @@
  *     last with the mouse (dnd-kit), frames counted with requestAnimationFrame (goal 60 a second).
  * Prints figures; asserts nothing. `FORMS_PORT` (default 8197) is the port of its own server.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -4,6 +4,8 @@
  * PostgreSQL of BENCH_DATABASE_URL (a scratch database, dropped afterwards). Counts, asserts nothing.
  * `npx tsx tests/bench/queries.ts` runs it alone.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import { randomBytes } from 'node:crypto';
 
 export async function queriesBench(): Promise<void> {

@@ -16,6 +16,8 @@
  *     Several nodes on PostgreSQL: commit → three waiting long polls answered, LISTEN/NOTIFY (tests/bench/edge-wake.ts).
  *  6. Purge on the real cache: submission to the object gone, 10,000 objects by rule (tests/bench/purge.ts).
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -25,6 +25,8 @@
  * PostgreSQL: a scratch database on BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/postgres),
  * dropped afterwards; skipped when none answers. `npx tsx tests/bench/server-load.ts` runs it alone.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import path from 'node:path';
 import net from 'node:net';
 import os from 'node:os';

@@ -3,6 +3,8 @@
  * sequence: reads and writes of 智能压缩 (a small value) and reads of 缓存规则 (a list), per request and
  * per second. Prints, asserts nothing. `npx tsx tests/bench/settings.ts` runs it alone.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import { openDatabase } from '../../src/server/db';
 import { buildApp } from '../../src/server/app';
 import { configFromEnv } from '../../src/server/config';

@@ -11,6 +11,8 @@
  *     STATS_PARTS=browser runs the chart alone.
  * Run alone with `npx tsx tests/bench/stats.ts`; `npm run bench` runs it after the other figures.
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../scripts/require-node.cjs';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

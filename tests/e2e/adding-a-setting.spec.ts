@@ -35,7 +35,7 @@ test.beforeAll(async () => {
   // the folder passes every check of `npm run schemas -- check`
   expect(checkAll(loadDeclarations(settings))).toEqual([]);
   const env = { ...process.env, SCHEMAS_DIR: settings, DIST_DIR: path.join(tmp, 'dist') };
-  const build = spawnSync('npx', ['webpack', '--mode', 'development'], { cwd: ROOT, env, encoding: 'utf8' });
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/webpack/bin/webpack.js'), '--mode', 'development'], { cwd: ROOT, env, encoding: 'utf8' });
   expect(build.status, build.stderr).toBe(0);
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,

@@ -12,14 +12,13 @@ import { openDatabase, type DB } from '../../src/server/db';
 import { LOCK_FILE, DataDirInUseError } from '../../src/server/db/lock';
 
 const root = path.resolve(__dirname, '../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
 
 function run(script: string, args: string[], dataDir: string) {
   // no DATABASE_URL: the PostgreSQL round of the suite runs this file too, and these are PGlite folders
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SEED_DEMO: '0', PORT: '0', HOST: '127.0.0.1' };
   delete env.DATABASE_URL;
   delete env.NODE_OPTIONS;
-  return spawnSync(tsx, [path.join(root, script), ...args], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+  return spawnSync(process.execPath, ['--import', 'tsx', path.join(root, script), ...args], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
 }
 
 const dirs: string[] = [];

@@ -147,10 +147,10 @@ describe('help', () => {
 });
 
 describe('as a process', () => {
-  it('npx tsx schemas/cli.ts check exits 0', () => {
+  it('node --import tsx schemas/cli.ts check exits 0', () => {
     const env = { ...process.env };
     delete env.SCHEMAS_DIR;
-    const r = spawnSync('npx', ['tsx', 'schemas/cli.ts', 'check'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'schemas/cli.ts', 'check'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60000 });
     expect(r.stdout).toMatch(/检查了 \d+ 个设置，0 个问题/);
     expect(r.status).toBe(0);
   }, 90000);

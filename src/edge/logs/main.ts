@@ -7,6 +7,8 @@
  *   EDGE_TRAFFIC_INTERVAL_MS    how often it reports (default 10 000)
  *   EDGE_TRAFFIC_PAUSE_AFTER_SEND_MS   test only: a pause between the server's answer and saving the offsets
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../../scripts/require-node.cjs';
 import { LogShipper } from './shipper';
 
 const env = process.env;

@@ -9,6 +9,8 @@
  * The database is the server's (DATA_DIR, or DATABASE_URL when set); stop a PGlite server first,
  * since an embedded database has one user at a time (the command refuses a folder in use).
  */
+// first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
+import '../../../scripts/require-node.cjs';
 import { configFromEnv } from '../config';
 import { openDatabase, type DB } from '../db';
 import { DataDirInUseError } from '../db/lock';
