@@ -13,18 +13,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
-import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { bucketForUser } from '../buckets/repo';
-import { configSnapshot, currentVersion, edgeStatusOf, nodeByKey, recordReport, registerNode, trimChanges } from './repo';
+import { configSnapshot, currentVersion, edgeStatusOf, recordReport, registerNode, trimChanges } from './repo';
+import { nodeOfRequest, registerNodeKey } from './key';
 import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '../../shared/edge';
 import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
 import { edgeTrafficRoutes } from './traffic';
 import { BIGINT_MAX } from '../../shared/limits';
 
-/** 20010: the edge node's key is missing or unknown. */
-export const EDGE_KEY_ERROR = 20010;
+export { EDGE_KEY_ERROR } from './key';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,17 +64,12 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(EDGE_API_PREFIX)) route.logLevel = 'warn';
   });
+  registerNodeKey(app, db); // every /edge/v1/ call: the node key before the body (./key.ts)
   await edgePurgeRoutes(app, db, registry); // purge and preheat tasks for the nodes, and their outcomes (./purge.ts)
   await edgeFileRoutes(app, db, registry); // file services' storage and mirror migration (./files.ts)
   edgeTrafficRoutes(app, db); // the edge's access log → statistics (./traffic.ts)
 
-  async function nodeOf(req: FastifyRequest) {
-    const auth = String(req.headers.authorization ?? '');
-    const key = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
-    const node = await nodeByKey(db, key);
-    if (!node) throw new ApiError(EDGE_KEY_ERROR, 401);
-    return node;
-  }
+  const nodeOf = (req: FastifyRequest) => nodeOfRequest(db, req);
 
   app.get(
     `${EDGE_API_PREFIX}/config`,
