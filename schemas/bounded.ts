@@ -11,8 +11,8 @@
 import type Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
 
-/** Items of each array the message pass reads. */
-export const MESSAGE_ITEMS = 100;
+/** Items of each array the message pass reads: more than any `maxItems` of the forms and settings (at most 250), so a list they allow gets every message. */
+export const MESSAGE_ITEMS = 256;
 /** Keys of each object the message pass reads. */
 export const MESSAGE_KEYS = 1000;
 

@@ -247,6 +247,7 @@ export const EDGE_RULE_ERROR_TEXTS: Readonly<Record<number, string>> = {
   23006: '删除 Rewrite 失败',
   23007: '元数据校验未通过',
   23008: '每个服务最多配置 100 条边缘规则',
+  23009: '规则测试超时：正则表达式过于复杂，请简化后再试',
 };
 Object.assign(ERROR_TEXTS as Record<number, string>, EDGE_RULE_ERROR_TEXTS);
 

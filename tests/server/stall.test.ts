@@ -8,7 +8,7 @@
 import { startTestServer, Client, type TestServer } from './helpers';
 import { MAX_JSON_DEPTH, TOO_DEEP_MESSAGE, JSON_BODY_LIMIT } from '../../src/shared/limits';
 import { jsonDepth } from '../../src/server/http/body';
-import { boundedValidator, cutArrays } from '../../schemas/bounded';
+import { boundedValidator, cutArrays, MESSAGE_ITEMS } from '../../schemas/bounded';
 import { createAjv, createFirstErrorAjv } from '../../schemas/vocabulary';
 import { toFieldErrors } from '../../schemas/errors';
 
@@ -118,7 +118,7 @@ describe('the bounded validator gives the same messages as the full one', () => 
     type: 'object',
     required: ['a'],
     properties: {
-      a: { type: 'array', maxItems: 150, items: { type: 'string', errorMessage: { type: '须为文本' } }, errorMessage: { maxItems: '太多了' } },
+      a: { type: 'array', maxItems: 400, items: { type: 'string', errorMessage: { type: '须为文本' } }, errorMessage: { maxItems: '太多了' } },
       b: { type: 'string', errorMessage: '须为文本 b' },
     },
     errorMessage: { required: { a: '请填写 a' } },
@@ -128,8 +128,8 @@ describe('the bounded validator gives the same messages as the full one', () => 
   test.each([
     [{ a: [1, 'x', 2], b: 3 }],
     [{}],
-    [{ a: Array(120).fill('x').concat([1]) }],
-    [{ a: Array(151).fill('x') }],
+    [{ a: Array(300).fill('x').concat([1]) }], // past the cut: the quick pass's error with its schema text
+    [{ a: Array(401).fill('x') }], // a maxItems the cut hides
   ])('%#', (data) => {
     expect(v(data)).toBe(false);
     full(data);
@@ -139,8 +139,23 @@ describe('the bounded validator gives the same messages as the full one', () => 
   });
   test('a valid payload passes; arrays are cut only in a copy', () => {
     expect(v({ a: ['x'] })).toBe(true);
-    const data = { a: Array(300).fill('x') };
-    expect((cutArrays(data) as { a: unknown[] }).a).toHaveLength(100);
-    expect(data.a).toHaveLength(300);
+    const data = { a: Array(MESSAGE_ITEMS + 44).fill('x') };
+    expect((cutArrays(data) as { a: unknown[] }).a).toHaveLength(MESSAGE_ITEMS);
+    expect(data.a).toHaveLength(MESSAGE_ITEMS + 44);
+  });
+});
+
+describe('the rule tester has a time budget (item 2)', () => {
+  const rule = (pattern: string) => ({ describe: 'redos', type: 'custom', priority: 1, break: false, status: 'ON', pattern, rule: '$EXIT(403)' });
+  test('a catastrophic pattern answers 400 23009 and a GET beside it is answered', async () => {
+    const uri = `/${'a'.repeat(2000)}!`;
+    const r = await besideGet(() => demo.post('/api/buckets/rewrite/test/', { rules: [rule('^/(a+)+$')], request: { uri } }), 30_000);
+    expect(r).toEqual({ heavy: 400, get: 200 });
+    const res = await demo.post('/api/buckets/rewrite/test/', { rules: [rule('^/(a+)+$')], request: { uri: '/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!' } });
+    expect(res.json()).toMatchObject({ error_code: 23009, errors: [{ path: '/rules', message: expect.stringContaining('灾难性回溯') }] });
+  });
+  test('the same pattern on a short URI still answers', async () => {
+    const res = await demo.post('/api/buckets/rewrite/test/', { rules: [rule('^/(a+)+$')], request: { uri: '/aaa' } });
+    expect(res.statusCode).toBe(200);
   });
 });
