@@ -11,6 +11,7 @@ export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   // the edge API (docs/edge.md)
   20010: '边缘节点密钥无效',
   20011: '源站地址不能是本机、链路本地或元数据地址',
+  20012: '源站地址不能是内网、运营商级 NAT、组播或保留地址，请填写公网地址或域名',
   21000: '系统未知错误',
   // 211xx account and sign-in
   21001: '测试登录需要销售权限',
