@@ -37,6 +37,7 @@ export function byPriority<T extends { keyword?: string; name?: string; params?:
 
 export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldError[] {
   const out: FieldError[] = [];
+  const seen = new Set<string>();
   for (const e of byPriority(errors ?? [])) {
     // "must match then" only repeats the errors of the `then` branch, reported on their own
     if (e.keyword === 'if') continue;
@@ -55,7 +56,11 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined): FieldEr
       // ajv's own English text is never shown to a person
       message = MISSING_MESSAGE;
     }
-    if (!out.some((o) => o.path === path && o.message === message)) out.push({ path, message });
+    const key = `${path}\u0000${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ path, message });
+    }
   }
   return out;
 }

@@ -7,7 +7,8 @@ import type Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import type { FieldError } from '../src/shared/errors';
 import type { ServiceKind } from '../src/shared/services';
-import { createAjv } from './vocabulary';
+import { createAjv, createFirstErrorAjv } from './vocabulary';
+import { boundedValidator, type BoundedValidate } from './bounded';
 import { ERROR_TEXTS, errorText } from '../src/shared/errors';
 import { toFieldErrors } from './errors';
 import { defaultsOf } from './defaults';
@@ -67,9 +68,19 @@ export class SettingRegistry {
     return v;
   }
 
-  /** Schema validation only (what fixtures and the console form check). */
+  private bounded = new Map<string, BoundedValidate>();
+  private quickAjv: Ajv | null = null;
+
+  /** Schema validation only (what fixtures and the console form check): linear in the payload (./bounded.ts). */
   check(id: string, payload: unknown): FieldError[] {
-    const v = this.validator(id);
+    let v = this.bounded.get(id);
+    if (!v) {
+      const d = this.byId.get(id);
+      if (!d) throw new Error(`unknown setting ${id}`);
+      this.quickAjv ??= createFirstErrorAjv();
+      v = boundedValidator(this.quickAjv, this.ajv, d.schema);
+      this.bounded.set(id, v);
+    }
     return v(payload) ? [] : toFieldErrors(v.errors);
   }
 

@@ -12,7 +12,7 @@ import { containsCertificate, containsPrivateKey, isChainBalanced, isPemCertific
 /** Keywords the project adds; each is documented in docs/adding-a-setting.md. */
 export const PROJECT_KEYWORDS = ['notAllDigits', 'regexp', 'uniqueLines', 'x-summary', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate'] as const;
 
-export function addVocabulary(ajv: Ajv, opts: { formats?: boolean } = {}): Ajv {
+export function addVocabulary(ajv: Ajv, opts: { formats?: boolean; messages?: boolean } = {}): Ajv {
   if (opts.formats !== false) addFormats(ajv);
   // a string that is not made of digits only (passwords)
   ajv.addKeyword({
@@ -47,7 +47,12 @@ export function addVocabulary(ajv: Ajv, opts: { formats?: boolean } = {}): Ajv {
       if (!enabled) return true;
       const seen = new Set<string>();
       for (const v of data) {
-        const k = typeof v === 'string' ? v.trim() : JSON.stringify(v);
+        let k: string;
+        try {
+          k = typeof v === 'string' ? v.trim() : JSON.stringify(v);
+        } catch {
+          return false; // nested beyond what JSON.stringify can walk: not a list of lines
+        }
         if (seen.has(k)) return false;
         seen.add(k);
       }
@@ -65,7 +70,8 @@ export function addVocabulary(ajv: Ajv, opts: { formats?: boolean } = {}): Ajv {
   pem('pemNoCertificate', (d) => !containsCertificate(d));
   // annotation only: a setting's summary rules may be embedded in a schema for the gallery
   ajv.addKeyword({ keyword: 'x-summary', schemaType: 'array' });
-  ajvErrors(ajv);
+  // ajv-errors needs allErrors; the first-error validators (./bounded.ts) go without the Chinese texts
+  if (opts.messages !== false) ajvErrors(ajv);
   return ajv;
 }
 
@@ -78,4 +84,9 @@ export const AJV_OPTIONS: Options = { allErrors: true, strict: false, $data: tru
 
 export function createAjv(extra: Options = {}): Ajv {
   return addVocabulary(new Ajv({ ...AJV_OPTIONS, ...extra }));
+}
+
+/** An ajv that stops at the first error, without `errorMessage` texts (the quick pass of ./bounded.ts). */
+export function createFirstErrorAjv(extra: Options = {}): Ajv {
+  return addVocabulary(new Ajv({ ...AJV_OPTIONS, ...extra, allErrors: false }), { messages: false });
 }

@@ -55,6 +55,9 @@ import { toFieldErrors } from '../../schemas/errors';
 import { errorBody, SERVER_BUSY_CODE, UNKNOWN_ERROR_CODE } from '../shared/errors';
 import { DatabaseBusyError } from './db/pglite-pool';
 import { consolePageHeaders } from './http/csp';
+import { registerJsonBody } from './http/body';
+import { registerApiHeaders } from './http/headers';
+import { JSON_BODY_LIMIT } from '../shared/limits';
 
 export interface AppDeps {
   db: DB;
@@ -69,7 +72,9 @@ const API_PREFIXES = ['/api/', '/accounts/'];
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { db, config, registry } = deps;
-  const app = Fastify({ logger: deps.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy?.length ? config.trustProxy : false, bodyLimit: 1024 * 1024 });
+  const app = Fastify({ logger: deps.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy?.length ? config.trustProxy : false, bodyLimit: JSON_BODY_LIMIT });
+  registerJsonBody(app); // the depth limit of JSON bodies (./http/body.ts)
+  registerApiHeaders(app); // nosniff and no-store on API answers (./http/headers.ts)
   await app.register(cookie);
   registerPublicUrl(app, config.publicUrl);
   registerPaymentProvider(app, config.paymentProvider);

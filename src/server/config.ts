@@ -77,7 +77,7 @@ export interface ServerConfig {
    * that `npm start` runs beside the server; the demo origin's address (DEMO_ORIGIN) may be an origin of
    * the demo's services although it is a loopback address.
    */
-  edge: { enabled: boolean; nodeKey?: string; nodeName: string; demoOrigin: string; /** The local edge's plain-HTTP address (EDGE_LISTEN, EDGE_HTTP_PORT): the rule tester's real requests. */ httpUrl?: string };
+  edge: { enabled: boolean; nodeKey?: string; nodeName: string; demoOrigin: string; /** EDGE_ALLOWED_ORIGINS: origins customers may write in a private range (comma-separated host or host:port). */ allowedOrigins?: string; /** The local edge's plain-HTTP address (EDGE_LISTEN, EDGE_HTTP_PORT): the rule tester's real requests. */ httpUrl?: string };
 }
 
 /** An on/off variable: 1, true, yes, on turn it on; 0, false, no, off turn it off; anything else keeps the default. */
@@ -138,7 +138,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     smsOutboxApi: flag(env.SMS_OUTBOX_API, false),
     schemaGallery: flag(env.SCHEMA_GALLERY, true),
     http3Cname: env.HTTP3_CNAME ?? 'http3-beta.cdn-cname.example.net',
-    edge: { enabled: flag(env.EDGE, true), nodeKey: env.EDGE_NODE_KEY || undefined, nodeName: env.EDGE_NODE_NAME || 'local', demoOrigin: env.DEMO_ORIGIN || `127.0.0.1:${env.DEMO_ORIGIN_PORT || 8082}`, httpUrl: `http://${env.EDGE_LISTEN || '127.0.0.1'}:${env.EDGE_HTTP_PORT || 8081}` },
+    edge: { enabled: flag(env.EDGE, true), nodeKey: env.EDGE_NODE_KEY || undefined, nodeName: env.EDGE_NODE_NAME || 'local', demoOrigin: env.DEMO_ORIGIN || `127.0.0.1:${env.DEMO_ORIGIN_PORT || 8082}`, allowedOrigins: env.EDGE_ALLOWED_ORIGINS || undefined, httpUrl: `http://${env.EDGE_LISTEN || '127.0.0.1'}:${env.EDGE_HTTP_PORT || 8081}` },
     billHiddenAccounts: (env.BILL_HIDDEN_ACCOUNTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     techBlogFeed: env.TECH_BLOG_FEED?.trim() || null,
     billing: { hiddenItemsAccounts: list(env.BILLING_HIDDEN_ACCOUNTS), detailRedirectAccounts: list(env.BILLING_REDIRECT_ACCOUNTS), containerRedirectAccounts: list(env.BILLING_CONTAINER_REDIRECT_ACCOUNTS) },

@@ -11,6 +11,7 @@ export const ERROR_TEXTS: Readonly<Record<number, string>> = {
   // the edge API (docs/edge.md)
   20010: '边缘节点密钥无效',
   20011: '源站地址不能是本机、链路本地或元数据地址',
+  20012: '源站地址不能是内网、运营商级 NAT、组播或保留地址，请填写公网地址或域名',
   21000: '系统未知错误',
   // 211xx account and sign-in
   21001: '测试登录需要销售权限',
@@ -247,6 +248,7 @@ export const EDGE_RULE_ERROR_TEXTS: Readonly<Record<number, string>> = {
   23006: '删除 Rewrite 失败',
   23007: '元数据校验未通过',
   23008: '每个服务最多配置 100 条边缘规则',
+  23009: '规则测试超时：正则表达式过于复杂，请简化后再试',
 };
 Object.assign(ERROR_TEXTS as Record<number, string>, EDGE_RULE_ERROR_TEXTS);
 

@@ -16,6 +16,8 @@ import { errorText, type FieldError } from './errors';
 
 /** The server variable (setting.json "serverVars") carrying the operator's demo origin, `host:port`. */
 export const DEMO_ORIGIN_VAR = 'demo_origin';
+/** The server variable of the operator's allowance of origins (EDGE_ALLOWED_ORIGINS). */
+export const ALLOWED_ORIGINS_VAR = 'edge_allowed_origins';
 
 /** Names that are this machine or a metadata service whatever DNS says. */
 const LOCAL_NAMES = new Set([
@@ -143,6 +145,61 @@ export function isLocalOriginAddress(address: string): boolean {
   return false;
 }
 
+function privateV4(a: V4): boolean {
+  return (
+    inV4(a, '10.0.0.0', 8) || // private (RFC 1918)
+    inV4(a, '172.16.0.0', 12) ||
+    inV4(a, '192.168.0.0', 16) ||
+    inV4(a, '100.64.0.0', 10) || // carrier-grade NAT (RFC 6598)
+    inV4(a, '192.0.0.0', 24) || // IETF protocol assignments
+    inV4(a, '198.18.0.0', 15) || // benchmarking
+    inV4(a, '224.0.0.0', 4) || // multicast
+    inV4(a, '240.0.0.0', 4) // reserved, and the broadcast address
+  );
+}
+
+function privateV6(b: number[]): boolean {
+  if ((b[0] & 0xfe) === 0xfc) return true; // fc00::/7 unique local
+  if (b[0] === 0xfe && (b[1] & 0xc0) === 0xc0) return true; // fec0::/10 site-local (deprecated)
+  if (b[0] === 0xff) return true; // ff00::/8 multicast
+  const v4 = ((b[12] << 24) >>> 0) + (b[13] << 16) + (b[14] << 8) + b[15];
+  const zeroUpTo = (n: number) => b.slice(0, n).every((x) => x === 0);
+  if (zeroUpTo(10) && ((b[10] === 0xff && b[11] === 0xff) || (b[10] === 0 && b[11] === 0))) return privateV4(v4);
+  // NAT64 (64:ff9b::/96) reaches the IPv4 address it embeds
+  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b.slice(4, 12).every((x) => x === 0)) return privateV4(v4) || localV4(v4);
+  return false;
+}
+
+/**
+ * Whether an origin address, as written, is in a range of the provider's own network rather than the
+ * internet (issue 34 item 12): private (10/8, 172.16/12, 192.168/16), carrier-grade NAT (100.64/10),
+ * 192.0.0/24, benchmarking (198.18/15), multicast (224/4), reserved (240/4); IPv6 unique local (fc00::/7),
+ * site-local, multicast, and IPv4-mapped or NAT64 forms of those. Local addresses are
+ * `isLocalOriginAddress`'s (20011); these answer 20012. Documentation ranges (192.0.2/24, 198.51.100/24,
+ * 203.0.113/24, 2001:db8::/32) are not refused: they route nowhere. Names are judged as written (no DNS).
+ */
+export function isPrivateOriginAddress(address: string): boolean {
+  const a = address.trim().toLowerCase().replace(/\.$/, '');
+  if (!a) return false;
+  const v6 = ipv6(a);
+  if (v6) return privateV6(v6);
+  for (const v4 of [nginxAddr(a), inetAton(a)]) if (v4 !== null && privateV4(v4)) return true;
+  return false;
+}
+
+/**
+ * The operator's own allowance (EDGE_ALLOWED_ORIGINS, comma-separated `host` or `host:port`, the server
+ * variable edge_allowed_origins): origins a customer may write even in a refused range.
+ */
+export function isAllowedOrigin(address: string, port: number, allowed: string | undefined): boolean {
+  if (!allowed) return false;
+  return allowed
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .some((entry) => (/:\d+$/.test(entry) && !entry.includes('::') ? isOperatorOrigin(address, port, entry) : entry.toLowerCase() === address.trim().toLowerCase()));
+}
+
 /** Whether `address:port` is exactly the operator's demo origin (`host:port`, the server variable). */
 export function isOperatorOrigin(address: string, port: number, operator: string | undefined): boolean {
   if (!operator) return false;
@@ -153,10 +210,17 @@ export function isOperatorOrigin(address: string, port: number, operator: string
 }
 
 /** The origin servers a customer may not write: local addresses other than the operator's demo origin. */
-export function refusedOrigins<T extends { address: string; port: number }>(servers: T[], operator?: string): number[] {
-  const out: number[] = [];
+export function refusedOrigins<T extends { address: string; port: number }>(servers: T[], operator?: string, allowed?: string): number[] {
+  return originRefusals(servers, operator, allowed).filter((r) => r.code === 20011).map((r) => r.index);
+}
+
+/** Each refused origin server with its code: 20011 local, 20012 private or reserved; the demo origin and the allowance pass. */
+export function originRefusals<T extends { address: string; port: number }>(servers: T[], operator?: string, allowed?: string): { index: number; code: 20011 | 20012 }[] {
+  const out: { index: number; code: 20011 | 20012 }[] = [];
   servers.forEach((s, i) => {
-    if (isLocalOriginAddress(s.address) && !isOperatorOrigin(s.address, s.port, operator)) out.push(i);
+    if (isOperatorOrigin(s.address, s.port, operator) || isAllowedOrigin(s.address, s.port, allowed)) return;
+    if (isLocalOriginAddress(s.address)) out.push({ index: i, code: 20011 });
+    else if (isPrivateOriginAddress(s.address)) out.push({ index: i, code: 20012 });
   });
   return out;
 }

@@ -185,7 +185,8 @@ describe('operators', () => {
     await c.put('/api/operators/', op('alpha_op', { realname: '上传机器人' }));
     await c.put('/api/operators/', op('mid_op'));
     expect((await c.get('/api/operators/info/?operator_name=alpha_op')).json().result).toBe(true);
-    expect((await demo.get('/api/operators/info/?operator_name=alpha_op')).json().result).toBe(true);
+    // another account is not told the name exists (issue 34 item 10)
+    expect((await demo.get('/api/operators/info/?operator_name=alpha_op')).json().result).toBe(false);
     expect((await c.get('/api/operators/info/?operator_name=nope_op')).json().result).toBe(false);
     // names are unique across accounts
     expect((await demo.put('/api/operators/', op('alpha_op'))).json()).toMatchObject({ error_code: 21125, errors: [{ path: '/operator_name', message: '操作员名称已存在' }] });

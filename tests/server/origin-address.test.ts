@@ -7,12 +7,15 @@
 import { startTestServer, Client, type TestServer } from './helpers';
 import { configFromEnv } from '../../src/server/config';
 import type { RuleContext } from '../../schemas/types';
+import { isPrivateOriginAddress } from '../../src/shared/origins';
 
 const DEMO = '127.0.0.1:18082';
+/** The operator's allowance (EDGE_ALLOWED_ORIGINS): one address at one port, one at any port. */
+const ALLOWED = '10.1.2.3:18080, 192.168.50.5';
 let s: TestServer;
 let c: Client;
 beforeAll(async () => {
-  s = await startTestServer({ config: { edge: { ...configFromEnv({}).edge, demoOrigin: DEMO } } });
+  s = await startTestServer({ config: { edge: { ...configFromEnv({}).edge, demoOrigin: DEMO, allowedOrigins: ALLOWED } } });
   c = await new Client(s.app).signIn('demo');
 }, 180000);
 afterAll(async () => {
@@ -36,11 +39,11 @@ test.each(['127.0.0.1', '127.8.9.10', '127.1', '0177.0.0.1', '169.254.169.254', 
   },
 );
 
-test('nothing is stored when refused; public and private addresses are saved', async () => {
+test('nothing is stored when refused; public addresses and names are saved', async () => {
   const before = (await c.get('/api/settings/origin/?bucket_name=demo-static')).json().data;
   expect((await save('demo-static', [srv('127.0.0.1', 8080)])).statusCode).toBe(400);
   expect((await c.get('/api/settings/origin/?bucket_name=demo-static')).json().data).toEqual(before);
-  const ok = await save('demo-static', [srv('203.0.113.7'), srv('10.0.0.8', 8080, true), srv('origin.example.com')]);
+  const ok = await save('demo-static', [srv('203.0.113.7'), srv('198.51.100.8', 8080, true), srv('origin.example.com')]);
   expect(ok.statusCode).toBe(200);
 });
 
@@ -49,7 +52,7 @@ test('the demo origin is allowed at exactly its address and port, also when the 
   expect(res.statusCode).toBe(200);
   // what the console loads and saves back unchanged
   const loaded = (await c.get('/api/settings/origin/?bucket_name=demo-www')).json();
-  expect(loaded.vars).toEqual({ demo_origin: DEMO });
+  expect(loaded.vars).toEqual({ demo_origin: DEMO, edge_allowed_origins: ALLOWED });
   expect((await c.post('/api/settings/origin/', { bucket_name: 'demo-www', ...loaded.data })).statusCode).toBe(200);
   // another port of the same machine is not the demo origin
   expect((await save('demo-www', [srv('127.0.0.1', 18082), srv('127.0.0.1', 22, true)])).json()).toMatchObject({ error_code: 20011, errors: [{ path: '/servers/1/address' }] });
@@ -84,4 +87,31 @@ test('the DDoS forwarding rules refuse local origins with 20011 (website and non
   expect(rules.some((r: { domain: string }) => r.domain === 'local-origin.demo-example.com')).toBe(false);
   expect((await c.put('/api/ddos/l7', { ...website, origins: ['198.51.100.30'] })).statusCode).toBe(200);
   expect((await c.put('/api/ddos/l7/non_website', { ...portRule, origins: ['10.0.0.9'] })).statusCode).toBe(200);
+});
+
+// issue 34 item 12: the provider's own network is not an origin a customer may name
+const PRIVATE = '源站地址不能是内网、运营商级 NAT、组播或保留地址，请填写公网地址或域名';
+test.each(['10.255.255.53', '192.168.0.1', '172.16.0.1', '172.31.255.255', '100.64.0.1', '100.127.255.254', '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255', '198.18.0.1', '192.0.0.8', '012.1.2.3', '0xc0.0xa8.1.1'])(
+  'an origin at %s is refused with 20012 at its field',
+  async (address) => {
+    const res = await save('demo-www', [srv('1.2.3.4'), srv(address, 18080)]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error_code: 20012, message: PRIVATE, errors: [{ path: '/servers/1/address', code: 20012, message: PRIVATE }] });
+  },
+);
+
+// the origin's schema admits no IPv6 literal; the rule refuses these wherever one can be written
+test.each(['fd00::1', 'fc12:3456::1', 'ff02::1', 'fec0::1', '::ffff:10.0.0.1', '::ffff:192.168.1.1', '64:ff9b::a00:1', '64:ff9b::7f00:1'])('%s is a private or reserved IPv6 address', (a) => {
+  expect(isPrivateOriginAddress(a)).toBe(true);
+});
+test.each(['2001:db8::1', '2400:3200::1', '::ffff:8.8.8.8', 'origin.example.com'])('%s is not', (a) => {
+  expect(isPrivateOriginAddress(a)).toBe(false);
+});
+
+test('the operator\'s allowance (EDGE_ALLOWED_ORIGINS) and the demo origin are saved; the GET answer carries the allowance', async () => {
+  expect((await save('demo-www', [srv('10.1.2.3', 18080), srv('192.168.50.5', 9000), srv('127.0.0.1', 18082)])).statusCode).toBe(200);
+  expect((await save('demo-www', [srv('10.1.2.3', 18081)])).json().error_code).toBe(20012);
+  expect((await c.get('/api/settings/origin/?bucket_name=demo-www')).json().vars).toMatchObject({ edge_allowed_origins: ALLOWED });
+  // documentation and public ranges stay allowed
+  expect((await save('demo-www', [srv('192.0.2.1'), srv('198.51.100.1'), srv('203.0.113.1'), srv('8.8.8.8'), srv('100.63.0.1'), srv('172.32.0.1')])).statusCode).toBe(200);
 });

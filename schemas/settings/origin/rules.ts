@@ -1,5 +1,5 @@
 import type { Refusal, RuleContext, SettingRules } from '../../types';
-import { DEMO_ORIGIN_VAR, refusedOrigins } from '../../../src/shared/origins';
+import { ALLOWED_ORIGINS_VAR, DEMO_ORIGIN_VAR, originRefusals } from '../../../src/shared/origins';
 
 /** The refusal of a service other than file storage saved without any origin. */
 export const NO_ORIGIN_MESSAGE = '请至少添加一个源站';
@@ -9,8 +9,9 @@ interface Origin { servers: { address: string; port: number; weight: number; bac
 const rules: SettingRules = {
   /**
    * At least one origin except for file services, at least one primary origin (21604), an address and port only once, and no origin at this machine,
-   * a link-local or a metadata address (20011, src/shared/origins.ts) — except the operator's demo
-   * origin at exactly its address and port (the server variable demo_origin, in the GET answer's vars).
+   * a link-local or a metadata address (20011, src/shared/origins.ts), none in a private, CGNAT, multicast or
+   * reserved range (20012) — except the operator's demo origin at exactly its address and port (the server
+   * variable demo_origin, in the GET answer's vars) and the operator's allowance (edge_allowed_origins).
    */
   guard(value: Origin, ctx?: RuleContext): Refusal[] | null {
     const errors: Refusal[] = [];
@@ -18,7 +19,8 @@ const rules: SettingRules = {
     // hold); every other service needs one. Without a context (a fixture, the CLI) the kind is unknown.
     if (value.servers.length === 0 && ctx?.kind !== 'file') errors.push({ path: '/servers', message: NO_ORIGIN_MESSAGE });
     if (value.servers.length > 0 && value.servers.every((s) => s.backup)) errors.push({ path: '/servers', code: 21604 });
-    for (const i of refusedOrigins(value.servers, ctx?.vars?.[DEMO_ORIGIN_VAR])) errors.push({ path: `/servers/${i}/address`, code: 20011 });
+    // local (20011) and private or reserved (20012) addresses, but the demo origin and the operator's allowance
+    for (const r of originRefusals(value.servers, ctx?.vars?.[DEMO_ORIGIN_VAR], ctx?.vars?.[ALLOWED_ORIGINS_VAR])) errors.push({ path: `/servers/${r.index}/address`, code: r.code });
     const seen = new Map<string, number>();
     value.servers.forEach((s, i) => {
       const key = `${s.address.toLowerCase()}:${s.port}`;

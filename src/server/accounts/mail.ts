@@ -60,24 +60,27 @@ export async function sendContactCode(db: DB, io: { sms: SmsSender; mail: Mailer
   else await io.mail.send({ userId: to.userId, email: to.target }, purpose, `${PURPOSE_TEXT[purpose]}验证码`, text);
 }
 
-/** Checks and spends the latest code for the target: 21102 wrong (5 tries), 21103 expired. */
+/**
+ * Checks and spends the latest code for the target: 21102 wrong (5 tries), 21103 expired. Atomic under
+ * concurrency (issue 34 item 8): a try is taken by one UPDATE that counts it only while fewer than 5 were
+ * taken, before the code is compared, so 60 concurrent guesses compare at most 5; the right code is spent by
+ * an UPDATE that succeeds only while it is unused, so it signs one request through, never two.
+ */
 export async function spendContactCode(db: DB, target: string, purpose: CodePurpose, code: string): Promise<void> {
-  const row = await db
-    .selectFrom('contact_codes')
-    .selectAll()
-    .where('target', '=', target)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
   const wrong = () => new ApiError(21102, 400, [{ path: '/code', message: '验证码错误' }]);
-  if (!row || row.attempts >= 5) throw wrong();
+  const row = await db
+    .updateTable('contact_codes')
+    .set({ attempts: sql`attempts + 1` })
+    .where('id', '=', (eb) => eb.selectFrom('contact_codes').select('id').where('target', '=', target).where('purpose', '=', purpose).where('used_at', 'is', null).orderBy('id', 'desc').limit(1))
+    .where('attempts', '<', 5)
+    .where('used_at', 'is', null)
+    .returning(['id', 'code_hash', 'expires_at'])
+    .executeTakeFirst();
+  if (!row) throw wrong();
   if (new Date(row.expires_at).getTime() < Date.now()) throw new ApiError(21103, 400, [{ path: '/code', message: '验证码已过期，请重新获取' }]);
-  if (row.code_hash !== hashCode(code)) {
-    await db.updateTable('contact_codes').set({ attempts: sql`attempts + 1` }).where('id', '=', row.id).execute();
-    throw wrong();
-  }
-  await db.updateTable('contact_codes').set({ used_at: new Date() }).where('id', '=', row.id).execute();
+  if (row.code_hash !== hashCode(code)) throw wrong();
+  const spent = await db.updateTable('contact_codes').set({ used_at: new Date() }).where('id', '=', row.id).where('used_at', 'is', null).returning('id').executeTakeFirst();
+  if (!spent) throw wrong();
 }
 
 /** For testers of a demo or test server only (SMS_OUTBOX_API=1): the latest e-mails to an address, and a captcha's answer. */

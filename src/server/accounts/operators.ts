@@ -3,7 +3,7 @@
  * bound to them, for main accounts only. Names are unique across all operators.
  *
  *   GET    /api/operators/                   → data: OperatorInfo[] (enabled first, then disabled, each by name)
- *   GET    /api/operators/info/              ?operator_name → result: true when the name exists
+ *   GET    /api/operators/info/              ?operator_name → result: true when the caller's account has the name
  *   PUT    /api/operators/                   the operator declaration (password required) → data.operator_id
  *   POST   /api/operators/                   {operator_id, …}: edit; the password only when given
  *   DELETE /api/operators/                   {operator_id}
@@ -74,11 +74,13 @@ export function operatorRoutes(app: FastifyInstance, db: DB): void {
   app.get<{ Querystring: { operator_name: string } }>(
     '/api/operators/info/',
     {
-      config: { access: 'parent', openapi: { summary: '操作员名称是否已存在（result 为 true 表示已存在）' } },
+      config: { access: 'parent', openapi: { summary: '本账号是否已有该操作员名称（result 为 true 表示已存在）' } },
       schema: { querystring: { type: 'object', required: ['operator_name'], properties: { operator_name: nameProp }, errorMessage: { required: { operator_name: '请输入操作员名称' } } } },
     },
     async (req) => {
-      const row = await db.selectFrom('operators').select('id').where('name', '=', req.query.operator_name.trim()).executeTakeFirst();
+      // the caller's account only (issue 34 item 10): the answer does not tell whether another account has the
+      // name; creating one that another account holds is still refused (21125, on PUT)
+      const row = await db.selectFrom('operators').select('id').where('name', '=', req.query.operator_name.trim()).where('account_id', '=', req.user!.account_id).executeTakeFirst();
       return ok(undefined, { result: Boolean(row) });
     },
   );

@@ -38,6 +38,8 @@ interface SigninBody {
 /** The counters of docs/security.md "Sign-in": per account (or typed name) and per client address. */
 const accountKey = (name: string) => `signin:${name.toLowerCase()}`;
 const addressKey = (ip: string) => `signin-ip:${ip}`;
+/** Failures of the second step (the SMS code) count apart: the right password clears only the first's (issue 34 item 9). */
+const codeKey = (name: string) => `signin-code:${name.toLowerCase()}`;
 
 /** A hash of no one's password: an unknown name costs the same scrypt as a known one (no timing tells). */
 let dummyHash: Promise<string> | null = null;
@@ -49,9 +51,21 @@ const codeRequestSchema = {
 };
 
 /** Only a path of this site may be a post-sign-in destination. */
-function safeFrom(from: unknown): string | undefined {
-  if (typeof from !== 'string') return undefined;
-  return from.startsWith('/') && !from.startsWith('//') ? from : undefined;
+/**
+ * Where the console goes after sign-in: only a path of this console (issue 34 item 10). Browsers read `\`
+ * as `/`, so `/\evil.example/` is another site; a control character or a space can hide the same. The
+ * value must resolve, against this console's origin, to this origin with the same path as written.
+ */
+export function safeFrom(from: unknown): string | undefined {
+  if (typeof from !== 'string' || from.length > 2048) return undefined;
+  if (!from.startsWith('/') || from.startsWith('//') || /[\\\u0000-\u0020\u007f]/.test(from)) return undefined;
+  try {
+    const base = 'http://console.invalid';
+    const url = new URL(from, base);
+    return url.origin === base ? from : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig, sms: SmsSender): void {
@@ -70,6 +84,7 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
    * known one takes.
    */
   async function authenticate(req: FastifyRequest, body: SigninBody) {
+    let captchaSolved = false;
     const typed = body.username.trim();
     const user = await findUserForSignin(db, typed);
     const key = user ? user.username : typed;
@@ -90,6 +105,7 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
         await releaseSlot(db, addressKey(req.ip));
         throw e;
       }
+      captchaSolved = true;
     }
     const good = await verifyPassword(body.password, user ? user.password_hash : await unknownUserHash());
     if (!user || !good) {
@@ -107,13 +123,49 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
       const parent = await db.selectFrom('users').select('status').where('id', '=', user.parent_id).executeTakeFirst();
       if (!parent || parent.status === 'frozen' || parent.status === 'blocked') throw new ApiError(21104, 403);
     }
-    return { user, username: key };
+    return { user, username: key, captchaSolved };
   }
 
-  /** A wrong or spent sign-in code counts as a failure of the account. */
-  async function codeFailure(req: FastifyRequest, username: string) {
-    await takeSlot(db, accountKey(username), SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MINUTES * 60);
-    await recordAttempt(req, username, false);
+  /**
+   * The second step's code (issue 34 items 8 and 9). A slot is taken on the account's code counter, which
+   * the right password does not clear: past SIGNIN_MAX_FAILURES wrong codes the captcha is asked for (unless
+   * this request solved one already for the password). The code's try is taken by one UPDATE that counts it
+   * only below CODE_MAX_ATTEMPTS, and the right code spent by one that succeeds only while it is unused.
+   */
+  async function checkSigninCode(req: FastifyRequest, body: SigninBody, userId: number, username: string, captchaSolved: boolean) {
+    const code = body.code ?? '';
+    if (!code) throw new ApiError(21109, 400);
+    const slot = await takeSlot(db, codeKey(username), SIGNIN_MAX_FAILURES, SIGNIN_WINDOW_MINUTES * 60);
+    if (!slot.allowed && !captchaSolved) {
+      if (!body.captcha_id || !body.captcha) {
+        await releaseSlot(db, codeKey(username));
+        throw new ApiError(21107, 429, undefined, { captcha_required: true });
+      }
+      try {
+        await spendCaptcha(db, body.captcha_id, body.captcha);
+      } catch (e) {
+        await releaseSlot(db, codeKey(username));
+        throw e;
+      }
+    }
+    const failed = async () => {
+      await recordAttempt(req, username, false);
+      return new ApiError(21102, 400);
+    };
+    const row = await db
+      .updateTable('verification_codes')
+      .set({ attempts: sql`attempts + 1` })
+      .where('id', '=', (eb) => eb.selectFrom('verification_codes').select('id').where('user_id', '=', userId).where('purpose', '=', 'signin').where('used_at', 'is', null).orderBy('id', 'desc').limit(1))
+      .where('attempts', '<', CODE_MAX_ATTEMPTS)
+      .where('used_at', 'is', null)
+      .returning(['id', 'code_hash', 'expires_at'])
+      .executeTakeFirst();
+    if (!row) throw await failed();
+    if (new Date(row.expires_at).getTime() < Date.now()) throw new ApiError(21103, 400);
+    if (row.code_hash !== hashCode(code)) throw await failed();
+    const spent = await db.updateTable('verification_codes').set({ used_at: new Date() }).where('id', '=', row.id).where('used_at', 'is', null).returning('id').executeTakeFirst();
+    if (!spent) throw await failed();
+    await clearSlots(db, codeKey(username));
   }
 
   app.get<{ Querystring: { username?: string } }>(
@@ -151,30 +203,8 @@ export function accountRoutes(app: FastifyInstance, db: DB, config: ServerConfig
     async (req, reply) => {
       // a test login (sales staff entering a customer's console) needs a sales permission no console user holds (spec 000 §6)
       if ((req.query as Record<string, unknown>)?.test_login !== undefined) throw new ApiError(21001, 403);
-      const { user, username } = await authenticate(req, req.body);
-      if (user.two_step && user.mobile) {
-        const code = req.body.code ?? '';
-        if (!code) throw new ApiError(21109, 400);
-        const row = await db
-          .selectFrom('verification_codes')
-          .selectAll()
-          .where('user_id', '=', user.id)
-          .where('purpose', '=', 'signin')
-          .where('used_at', 'is', null)
-          .orderBy('id', 'desc')
-          .executeTakeFirst();
-        if (!row || row.attempts >= CODE_MAX_ATTEMPTS) {
-          await codeFailure(req, username);
-          throw new ApiError(21102, 400);
-        }
-        if (new Date(row.expires_at).getTime() < Date.now()) throw new ApiError(21103, 400);
-        if (row.code_hash !== hashCode(code)) {
-          await db.updateTable('verification_codes').set({ attempts: sql`attempts + 1` }).where('id', '=', row.id).execute();
-          await codeFailure(req, username);
-          throw new ApiError(21102, 400);
-        }
-        await db.updateTable('verification_codes').set({ used_at: new Date() }).where('id', '=', row.id).execute();
-      }
+      const { user, username, captchaSolved } = await authenticate(req, req.body);
+      if (user.two_step && user.mobile) await checkSigninCode(req, req.body, user.id, username, captchaSolved);
       await recordAttempt(req, username, true);
       await startSession(db, config, reply, req, user.id);
       const from = safeFrom((req.query as Record<string, unknown>)?.from);

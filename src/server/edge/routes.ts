@@ -14,10 +14,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
 import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
-import { ApiError } from '../http/errors';
 import { ok } from '../http/envelope';
 import { bucketForUser } from '../buckets/repo';
-import { configSnapshot, currentVersion, edgeStatusOf, nodeByKey, recordReport, registerNode, trimChanges } from './repo';
+import { configSnapshot, currentVersion, edgeStatusOf, recordReport, registerNode, trimChanges } from './repo';
+import { nodeOfRequest, registerNodeKey } from './key';
 import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '../../shared/edge';
 import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
@@ -25,8 +25,7 @@ import { edgeTrafficRoutes } from './traffic';
 import { BIGINT_MAX } from '../../shared/limits';
 import { registerEdgeWake, versionReads, waitForVersion } from './wake';
 
-/** 20010: the edge node's key is missing or unknown. */
-export const EDGE_KEY_ERROR = 20010;
+export { EDGE_KEY_ERROR } from './key';
 
 /** One read of the current version, counted with the waiting polls' reads (./wake.ts). */
 function readVersion(db: DB): Promise<number> {
@@ -72,17 +71,12 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
     if (route.url.startsWith(EDGE_API_PREFIX)) route.logLevel = 'warn';
   });
   const wake = registerEdgeWake(app, db); // one LISTEN edge_config per process, waking the long polls
+  registerNodeKey(app, db); // every /edge/v1/ call: the node key before the body (./key.ts)
   await edgePurgeRoutes(app, db, registry); // purge and preheat tasks for the nodes, and their outcomes (./purge.ts)
   await edgeFileRoutes(app, db, registry); // file services' storage and mirror migration (./files.ts)
   edgeTrafficRoutes(app, db); // the edge's access log → statistics (./traffic.ts)
 
-  async function nodeOf(req: FastifyRequest) {
-    const auth = String(req.headers.authorization ?? '');
-    const key = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
-    const node = await nodeByKey(db, key);
-    if (!node) throw new ApiError(EDGE_KEY_ERROR, 401);
-    return node;
-  }
+  const nodeOf = (req: FastifyRequest) => nodeOfRequest(db, req);
 
   app.get(
     `${EDGE_API_PREFIX}/config`,

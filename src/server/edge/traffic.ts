@@ -14,8 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../db';
 import { ok } from '../http/envelope';
-import { ApiError } from '../http/errors';
-import { nodeByKey } from './repo';
+import { nodeOfRequest } from './key';
 import { ingestSlot } from '../stats/ingest';
 import { retentionCutoff } from '../stats/retention';
 import { SLOT_S } from '../../shared/stats/time';
@@ -23,7 +22,6 @@ import { EDGE_TRAFFIC_COUNTERS, EDGE_TRAFFIC_PATH, type EdgeTrafficAnswer, type 
 import './traffic-tables';
 import { BIGINT_MAX } from '../../shared/limits';
 
-const EDGE_KEY_ERROR = 20010;
 /** One lock for the edge's ingestion: two batches of one slot (two nodes) are stored one after the other. */
 const LOCK = 4_218_018;
 const counter = { type: 'integer', minimum: 0, maximum: BIGINT_MAX };
@@ -65,9 +63,7 @@ export function edgeTrafficRoutes(app: FastifyInstance, db: DB): void {
     EDGE_TRAFFIC_PATH,
     { config: { access: 'public', openapi: { summary: '边缘节点上报访问流量（节点密钥）', description: '同一批次（batch）重复上报只计一次。' } }, bodyLimit: 32 * 1024 * 1024, schema: { body: batchSchema } },
     async (req: FastifyRequest) => {
-      const auth = String(req.headers.authorization ?? '');
-      const node = await nodeByKey(db, auth.startsWith('Bearer ') ? auth.slice(7).trim() : '');
-      if (!node) throw new ApiError(EDGE_KEY_ERROR, 401);
+      const node = await nodeOfRequest(db, req); // checked before the body (./key.ts)
       return ok(await storeTraffic(db, node.id, req.body as EdgeTrafficBatch));
     },
   );

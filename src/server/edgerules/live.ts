@@ -18,6 +18,7 @@ import { LIVE_TEXTS, liveDifferences, type LiveAnswer, type LiveEdgeResult } fro
 import type { SampleRequest } from '../../shared/edgerules/types';
 import { requestSchema } from '../../../schemas/forms/edge_rule/validate';
 import { allRules, toApi } from './repo';
+import { withinBudget } from './budget';
 import { anyNodeOnline } from '../edge/repo';
 
 const fail = (message: string) => new ApiError(VALIDATION_ERROR, 400, [{ path: '', message }]);
@@ -118,7 +119,7 @@ export function liveRuleTestRoute(app: FastifyInstance, db: DB, config: ServerCo
       }
       const ip = res.local.replace(/^::ffff:/, '');
       const rules = (await allRules(db, bucket.id)).map((r) => toApi(r, bucket.name));
-      const predicted = evaluate(rules, { method, scheme: 'http', host, uri, query, headers: sample, ...(body ? { body } : {}), ip, time });
+      const predicted = withinBudget(() => evaluate(rules, { method, scheme: 'http', host, uri, query, headers: sample, ...(body ? { body } : {}), ip, time }));
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
         if (v === undefined || k === 'x-edge-trace') continue;

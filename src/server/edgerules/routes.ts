@@ -32,6 +32,7 @@ import { checkProgram, COUNTRIES, EDGE_LIMITS, evaluate, formatSyntaxError } fro
 import type { EdgeRuleInput, RuleStatus, RunnableRule, SampleRequest } from '../../shared/edgerules/types';
 import { edgeRuleSchema, requestSchema } from '../../../schemas/forms/edge_rule/validate';
 import { normalizeRule, priorityMessage, ruleErrors } from '../../../schemas/forms/edge_rule/rules';
+import { withinBudget } from './budget';
 import { allRules, countRules, deleteRule, insertRule, listRules, moveRule, ruleById, setStatus, toApi, updateRule } from './repo';
 
 type JsonObject = Record<string, any>;
@@ -317,7 +318,8 @@ export function edgeRuleRoutes(app: FastifyInstance, db: DB): void {
         rules = (await allRules(db, bucket.id)).map((r) => toApi(r, bucket.name));
       }
       if (given?.length) rules = mergeRules(rules, given.map((g) => ({ ...normalizeRule(g), ...(g.rewrite_id ? { rewrite_id: g.rewrite_id } : {}) })));
-      const outcome = evaluate(rules, { ...request, ip: request.ip || req.ip });
+      // with a time budget: a pattern that backtracks without end cannot hold the server (./budget.ts)
+      const outcome = withinBudget(() => evaluate(rules, { ...request, ip: request.ip || req.ip }));
       return ok(outcome, { rules: rules.map((r) => ({ rewrite_id: r.rewrite_id ?? null, describe: r.describe, priority: r.priority, status: r.status })) });
     },
   );

@@ -101,53 +101,56 @@ export function fileRoutes(app: FastifyInstance, db: DB, storage: Storage, opts:
     const folder = segmentsOr27101(req.params['*'] ?? '');
     await assertFolder(db, b.id, folder);
     if (!req.isMultipart()) throw new ApiError(27107, 400);
+    // a batch is checked whole before anything is stored (issue 34 item 5): every part is read to a temporary
+    // file and checked (name, size, the count of files, the quota with the whole batch in flight); only when
+    // the last part has passed is any of them stored, so a refusal of any part keeps none
+    const staged: { segs: string[]; tmp: string; size: number; type: string; replaced: number }[] = [];
+    const meters: ReturnType<typeof quotaMeter>[] = [];
+    const names = new Set<string>();
     const saved: FileEntry[] = [];
     const tmpDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'upload-'));
     try {
-      for await (const part of req.files({ limits: { fileSize: maxBytes } })) {
-        const name = part.filename;
-        if (hasBidiControl(name)) {
-          part.file.resume();
-          throw new ApiError(27110, 400);
+      try {
+        for await (const part of req.files({ limits: { fileSize: maxBytes } })) {
+          try {
+            const name = part.filename;
+            if (hasBidiControl(name)) throw new ApiError(27110, 400);
+            if (!validName(name)) throw new ApiError(27101, 400);
+            const segs = [...folder, name];
+            if (names.has(name) || (await findEntry(db, b.id, folderPath(segs)))) throw new ApiError(27103, 409);
+            names.add(name);
+            const tmp = path.join(tmpDir, randomBytes(8).toString('hex'));
+            // the account's quota (./quota.ts): this part's bytes count in flight as they arrive, the batch's
+            // earlier parts still counted (a file it replaces frees its own size)
+            const replaced = Number((await findEntry(db, b.id, segs.join('/')))?.size ?? 0);
+            const metered = quotaMeter(b.owner_id, quota, (await storedBytes(db, b.owner_id)) - replaced);
+            meters.push(metered);
+            await pipeline(part.file, metered.meter, fs.createWriteStream(tmp));
+            if (part.file.truncated) throw new ApiError(27105, 413);
+            staged.push({ segs, tmp, size: (await fsp.stat(tmp)).size, type: contentTypeOf(name), replaced });
+          } catch (e) {
+            part.file.resume(); // the rest of a refused part is read and dropped
+            throw e;
+          }
         }
-        if (!validName(name)) {
-          part.file.resume();
-          throw new ApiError(27101, 400);
-        }
-        const segs = [...folder, name];
-        if (await findEntry(db, b.id, folderPath(segs))) {
-          part.file.resume();
-          throw new ApiError(27103, 409);
-        }
-        const tmp = path.join(tmpDir, randomBytes(8).toString('hex'));
-        // the account's quota (./quota.ts): this part's bytes count in flight as they arrive
-        // (a file it replaces frees its own size)
-        const replaced = Number((await findEntry(db, b.id, segs.join('/')))?.size ?? 0);
-        const metered = quotaMeter(b.owner_id, quota, (await storedBytes(db, b.owner_id)) - replaced);
-        try {
-          await pipeline(part.file, metered.meter, fs.createWriteStream(tmp));
-          if (part.file.truncated) throw new ApiError(27105, 413);
-          const size = (await fsp.stat(tmp)).size;
-          await assertWithinQuota(db, b.owner_id, quota, size, Number((await findEntry(db, b.id, segs.join('/')))?.size ?? 0), metered.counted);
-          const type = contentTypeOf(name);
-          await storage.put(storageKey(b.id, segs.join('/')), fs.createReadStream(tmp), { contentType: type, size });
-          await fsp.rm(tmp, { force: true });
-          saved.push(await recordFile(db, b.id, segs, size, type, req.user!.id));
-        } catch (e) {
-          part.file.resume(); // the rest of a refused part is read and dropped
-          throw e;
-        } finally {
-          metered.release();
-        }
+      } catch (e: any) {
+        if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(27105, 413);
+        if (e?.code === 'FST_FILES_LIMIT') throw new ApiError(27109, 413);
+        throw e;
       }
-    } catch (e: any) {
-      if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(27105, 413);
-      if (e?.code === 'FST_FILES_LIMIT') throw new ApiError(27109, 413);
-      throw e;
+      if (staged.length === 0) throw new ApiError(27107, 400);
+      // the whole batch against the quota once more, just before storing
+      const sum = (f: (x: (typeof staged)[number]) => number) => staged.reduce((n, x) => n + f(x), 0);
+      await assertWithinQuota(db, b.owner_id, quota, sum((x) => x.size), sum((x) => x.replaced), meters.reduce((n, m) => n + m.counted, 0));
+      for (const f of staged) {
+        await storage.put(storageKey(b.id, f.segs.join('/')), fs.createReadStream(f.tmp), { contentType: f.type, size: f.size });
+        await fsp.rm(f.tmp, { force: true });
+        saved.push(await recordFile(db, b.id, f.segs, f.size, f.type, req.user!.id));
+      }
     } finally {
+      for (const m of meters) m.release();
       await fsp.rm(tmpDir, { recursive: true, force: true });
     }
-    if (saved.length === 0) throw new ApiError(27107, 400);
     return ok(saved);
   });
 

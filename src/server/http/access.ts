@@ -15,6 +15,9 @@
  *                  the user's data scope instead (dataBucketForUser: authorized_service "authorization"
  *                  its granted buckets, "all" every bucket of the account; spec 000 §6)
  *
+ * The session, status and permission checks run on onRequest, before the body is read; the bucket check
+ * (its name may be in the body) on preHandler.
+ *
  * Refusals: no session 401 21110; blocked 403 21104 with user.status blocked, the user's sessions ended;
  * a disabled sub-account 403 41014; parent-only
  * or a missing permission 403 21111; a bucket out of reach 404 21905 (the same answer as a bucket
@@ -73,7 +76,9 @@ export function registerAccessControl(app: FastifyInstance, db?: DB): void {
       throw new Error(`route ${route.method} ${route.url} is public but declares needs`);
     }
   });
-  app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
+  // who calls is settled before the body is read (issue 34 items 1 and 11): a signed-out request gets 401
+  // whatever its body, and no one without a session makes the server parse or validate one
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     const config = req.routeOptions.config ?? {};
     const access = config.access ?? 'public';
     if (access === 'public') return;
@@ -89,6 +94,12 @@ export function registerAccessControl(app: FastifyInstance, db?: DB): void {
     }
     if (user.status === 'disabled') throw new ApiError(41014, 403);
     if (!mayUse(user, needsOf(config))) throw new ApiError(21111, 403);
+  });
+  // the bucket a route names may be in its body: resolved once the body is parsed and validated
+  app.addHook('preHandler', async (req: FastifyRequest) => {
+    const config = req.routeOptions.config ?? {};
+    const user = req.user;
+    if ((config.access ?? 'public') === 'public' || !user) return;
     if (config.bucket && db) {
       const source = (config.bucket === 'query' ? req.query : config.bucket === 'params' ? req.params : req.body) as Record<string, unknown> | undefined;
       const name = source?.bucket_name;

@@ -50,3 +50,13 @@ export function consolePageHeaders(req: FastifyRequest, reply: FastifyReply, pub
   if (publicUrl) origins.push(new URL(publicUrl).origin);
   return reply.header('content-security-policy', consoleCsp(origins)).header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff');
 }
+
+/**
+ * The sandbox payment page (issue 34 item 11): HTML of its own with an inline style, no script, a form
+ * that posts to itself. No other site may frame it (a framed 确认付款 button is a click to trick).
+ */
+export const SANDBOX_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+export function sandboxPageHeaders(reply: FastifyReply): FastifyReply {
+  return reply.header('content-security-policy', SANDBOX_PAGE_CSP).header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff');
+}

@@ -18,7 +18,7 @@ import type { ServerConfig } from '../config';
 import type { SettingRegistry } from '../../../schemas/registry';
 import type { RuleContext } from '../../../schemas/types';
 import type { ServiceKind } from '../../shared/services';
-import { DEMO_ORIGIN_VAR } from '../../shared/origins';
+import { ALLOWED_ORIGINS_VAR, DEMO_ORIGIN_VAR } from '../../shared/origins';
 import type { SessionUser } from '../accounts/session';
 import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok, okResponse } from '../http/envelope';
@@ -46,7 +46,7 @@ function assertFlag(user: SessionUser, flag: 'smart_compression' | undefined): v
 
 export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry, config: ServerConfig): void {
   // the operator's demo origin may be an origin of the demo's services although it is local (src/shared/origins.ts)
-  const serverVars: Record<string, string> = { http3_cname: config.http3Cname, [DEMO_ORIGIN_VAR]: config.edge.demoOrigin };
+  const serverVars: Record<string, string> = { http3_cname: config.http3Cname, [DEMO_ORIGIN_VAR]: config.edge.demoOrigin, [ALLOWED_ORIGINS_VAR]: config.edge.allowedOrigins ?? '' };
 
   function declarationOf(id: string, kind: string) {
     const d = registry.get(id);

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DB } from '../db';
 import { ok } from '../http/envelope';
 import { ApiError } from '../http/errors';
@@ -83,7 +83,11 @@ interface IngestRecord {
   [k: string]: unknown;
 }
 
+/** The pipeline's report of one slot: at most 20,000 records of a few hundred bytes each. */
+export const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
+
 export function ingestRoutes(app: FastifyInstance, db: DB): void {
+  const tokens = new WeakMap<FastifyRequest, { id: number; account_id: number }>();
   app.post(
     '/api/flow/ingest/token',
     { config: { access: 'parent', openapi: { summary: '生成统计数据上报令牌（旧令牌作废，新令牌只显示这一次）' } } },
@@ -109,12 +113,18 @@ export function ingestRoutes(app: FastifyInstance, db: DB): void {
         },
       },
       schema: { body: ingestBody },
+      // up to 20,000 records: the pipeline's token is checked before the body is read (issue 34 item 1)
+      bodyLimit: INGEST_BODY_LIMIT,
+      onRequest: async (req) => {
+        const auth = String(req.headers.authorization ?? '');
+        const m = /^Bearer\s+(\S+)$/i.exec(auth);
+        const tok = m ? await db.selectFrom('stats_ingest_tokens').select(['id', 'account_id']).where('token_hash', '=', hash(m[1])).executeTakeFirst() : undefined;
+        if (!tok) throw new ApiError(21110, 401);
+        tokens.set(req, tok);
+      },
     },
     async (req) => {
-      const auth = String(req.headers.authorization ?? '');
-      const m = /^Bearer\s+(\S+)$/i.exec(auth);
-      const tok = m ? await db.selectFrom('stats_ingest_tokens').select(['id', 'account_id']).where('token_hash', '=', hash(m[1])).executeTakeFirst() : undefined;
-      if (!tok) throw new ApiError(21110, 401);
+      const tok = tokens.get(req)!;
       const slot = parseTime(req.body.slot);
       const now = Math.floor(Date.now() / 1000);
       if (slot === null || slot % SLOT_S !== 0 || slot > now || slot < midnightOf(now) - MAX_DAYS_BACK * DAY_S) {

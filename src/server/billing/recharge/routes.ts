@@ -9,6 +9,7 @@
  *                                         for a session of the paying account (main, or a sub-account with bill)
  *   POST /api/pay/sandbox/{token}         that person confirms: the order is paid, the balance grows
  */
+import { sandboxPageHeaders } from '../../http/csp';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { DB } from '../../db';
@@ -174,7 +175,7 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
 
     // public as routes (the page itself answers who may pay: the paying account's session), HTML answers
     scope.get<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', openapi: { summary: '沙箱支付页面（HTML；仅当 PAYMENT_PROVIDER 为 sandbox，须登录下单的账号）' } }, schema: { params: tokenParams } }, async (req, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      sandboxPageHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-store');
       const found = await payable(req, req.params.token);
       if (!found.order) return reply.status(found.status).send(found.page);
       const o = found.order;
@@ -187,7 +188,7 @@ export function rechargeRoutes(app: FastifyInstance, db: DB): void {
     });
 
     scope.post<{ Params: { token: string } }>('/api/pay/sandbox/:token', { config: { access: 'public', accepts: 'form', openapi: { summary: '在沙箱支付页面确认付款：订单已支付，余额增加（须登录下单的账号）' } }, schema: { params: tokenParams } }, async (req, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      sandboxPageHeaders(reply).type('text/html; charset=utf-8').header('cache-control', 'no-store');
       const found = await payable(req, req.params.token);
       if (!found.order) return reply.status(found.status).send(found.page);
       try {
