@@ -335,7 +335,7 @@ export class EdgeAgent {
     this.sweepAfterLoad = false;
     const live = [...this.live.values()];
     // a service refused now keeps what an earlier agent loaded for it (its previous version), hosts included
-    await this.admin('/sweep', { ids: [...live.map((c) => c.id), ...refused], hosts: live.flatMap((c) => c.hosts) });
+    await this.admin('/sweep', { ids: live.map((c) => c.id), refused, hosts: live.flatMap((c) => c.hosts) });
     const dir = path.join(this.node.runDir, 'sni');
     for (const name of fs.readdirSync(dir)) if (!this.sniOwner.has(name)) fs.rmSync(path.join(dir, name), { force: true });
     for (const c of live) for (const h of c.hosts) this.hostOwner.set(h, c.id);

@@ -425,14 +425,15 @@ function M.load()
   ngx.say(cjson.encode({ results = results }))
 end
 
--- POST /sweep {ids, hosts}: after a full load by an agent that adopted a running nginx (the previous
+-- POST /sweep {ids, hosts, refused}: after a full load by an agent that adopted a running nginx (the previous
 -- agent's services may have gone meanwhile), everything else is removed
 function M.sweep()
   ngx.req.read_body()
   local msg = cjson.decode(ngx.req.get_body_data() or "")
   if type(msg) ~= "table" then ngx.status = 400 return ngx.say("{}") end
   local ids, hosts, keep = {}, {}, {}
-  for _, id in ipairs(msg.ids or {}) do ids["v" .. id], ids["d" .. id], keep[id] = true, true, true end
+  for _, id in ipairs(msg.ids or {}) do ids["v" .. id], ids["d" .. id] = true, true end
+  for _, id in ipairs(msg.refused or {}) do ids["v" .. id], ids["d" .. id], keep[id] = true, true, true end
   for _, h in ipairs(msg.hosts or {}) do hosts[h] = true end
   local removed = 0
   local dict = shared.edge_services
