@@ -298,9 +298,11 @@ end
 function M.header()
   local req = current()
   if not req then return end
-  if req.page_status then ngx.status = req.page_status end
+  if req.page_status then
+    ngx.status = req.page_status
+    ngx.header["X-Edge-Page"] = nil
+  end
   restore_origin_headers()
-  ngx.header["X-Edge-Page"] = nil
   for _, e in ipairs(req.svc.hooks.header) do
     e.m.header(e.p, req)
   end
