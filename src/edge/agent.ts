@@ -35,6 +35,8 @@ export interface AgentOptions {
   cacheMaxSize?: string;
   /** How long a long poll waits (seconds). */
   pollWait?: number;
+  /** Services per page of the first pull (FULL_PULL_PAGE). */
+  pullPage?: number;
   log?: (msg: string) => void;
 }
 
@@ -52,6 +54,8 @@ const GEOIP_COUNTRY = '/usr/share/GeoIP/GeoIP.dat';
 const PAGES_DIR = path.join(__dirname, 'pages');
 /** Services per admin call when the whole node is loaded (after a start). */
 const LOAD_BATCH = 1000;
+/** Services per page of the first pull (GET /edge/v1/config?from=&limit=; at most EDGE_CONFIG_PAGE_MAX). */
+const FULL_PULL_PAGE = 2000;
 
 export class EdgeAgent {
   readonly nginx: NginxProcess;
@@ -238,7 +242,12 @@ export class EdgeAgent {
         // nginx killed while we waited: the supervisor starts it again; an adopted master is polled
         if (!this.nginx.running && !this.stopped) await this.restartNginx();
         await this.loading;
-        const answer = await this.control.config(this.version, this.version === 0 ? 0 : this.opts.pollWait ?? 20);
+        if (this.version === 0) {
+          await this.pullAll();
+          backoff = 500;
+          continue;
+        }
+        const answer = await this.control.config(this.version, this.opts.pollWait ?? 20);
         if (answer.changed) await this.apply(answer.version, answer.services, answer.ids);
         backoff = 500;
       } catch (e) {
@@ -250,13 +259,39 @@ export class EdgeAgent {
     }
   }
 
-  /** Compiles the changed services, loads them into the workers, drops the gone ones; reports to the control plane. */
-  async apply(version: number, changed: EdgeService[], ids: number[]): Promise<ApplyResult> {
+  /**
+   * The first pull, of every service, in pages (a node of 100,000 services would otherwise take one answer of
+   * hundreds of MB): each page is loaded as it comes; the version is the first page's (a service changed while
+   * the pages came is sent again after it), and the last page names every service, so that the gone are dropped.
+   */
+  private async pullAll(): Promise<void> {
+    let from = 0;
+    let first: number | null = null;
+    for (;;) {
+      const page = await this.control.config(0, 0, { from, limit: this.opts.pullPage ?? FULL_PULL_PAGE });
+      first ??= page.version;
+      if (page.next == null) {
+        await this.apply(first, page.services, page.ids);
+        return;
+      }
+      await this.apply(first, page.services, null);
+      from = page.next;
+    }
+  }
+
+  /** Reports of a paged pull's earlier pages, sent with its last one. */
+  private partial = new Map<number, EdgeServiceReport>();
+
+  /**
+   * Compiles the changed services, loads them into the workers, drops the gone ones; reports to the control
+   * plane. `ids` null: a page of a paged pull, loaded and kept for the report of its last page.
+   */
+  async apply(version: number, changed: EdgeService[], ids: number[] | null): Promise<ApplyResult> {
     const t0 = Date.now();
     // the services that exist: the same list as last time (the usual case) costs one comparison, not a set
-    const same = this.lastIds !== null && this.lastIds.length === ids.length && ids.every((id, i) => id === this.lastIds![i]);
+    const same = ids === null || (this.lastIds !== null && this.lastIds.length === ids.length && ids.every((id, i) => id === this.lastIds![i]));
     const keep = same ? null : new Set(ids);
-    this.lastIds = ids;
+    if (ids) this.lastIds = ids;
     if (keep) for (const id of [...this.desired.keys()]) if (!keep.has(id)) this.desired.delete(id);
     for (const s of changed) this.desired.set(s.id, s);
     await this.resolveOrigins(changed);
@@ -312,11 +347,17 @@ export class EdgeAgent {
     if (gone.length) await this.admin('/load', { unhost: gone });
     for (const h of gone) this.hostOwner.delete(h);
     this.writeSni(accepted, dropped);
-    if (this.sweepAfterLoad && this.version === 0) await this.sweep(refusedIds(reports));
+    if (this.sweepAfterLoad && this.version === 0 && ids !== null) await this.sweep(refusedIds([...this.partial, ...reports]));
     await this.admin('/load', { state: { version } });
     const tLoad = Date.now() - t1;
 
     const timings = { compile: tCompile, load: tLoad };
+    if (ids === null) {
+      for (const [id, r] of reports) this.partial.set(id, r);
+      return { version, ok: true, refused: [...reports.values()].filter((r) => r.state === 'refused'), timings };
+    }
+    for (const [id, r] of this.partial) if (!reports.has(id)) reports.set(id, r);
+    this.partial.clear();
     const services = [...reports.values()];
     const refused = services.filter((r) => r.state === 'refused');
     const result: ApplyResult = { version, ok: true, refused, timings };
@@ -492,8 +533,8 @@ export function cleanNginxMessage(output: string): string {
     .slice(0, 1000) || output.slice(0, 1000);
 }
 
-function refusedIds(reports: Map<number, EdgeServiceReport>): number[] {
-  return [...reports.values()].filter((r) => r.state === 'refused').map((r) => r.id);
+function refusedIds(reports: [number, EdgeServiceReport][]): number[] {
+  return reports.filter(([, r]) => r.state === 'refused').map(([id]) => id);
 }
 
 function certsOf(batch: CompiledService[]): { id: number; json: string }[] {

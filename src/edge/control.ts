@@ -25,9 +25,10 @@ export class ControlPlane {
     return json.data as T;
   }
 
-  /** The services changed after `after`; waits up to `wait` seconds for a change. */
-  config(after: number, wait: number): Promise<EdgeConfigAnswer> {
-    return this.call('GET', `${EDGE_API_PREFIX}/config?after=${after}&wait=${wait}`, undefined, (wait + 30) * 1000);
+  /** The services changed after `after`; waits up to `wait` seconds for a change; a page of them with `page`. */
+  config(after: number, wait: number, page?: { from: number; limit: number }): Promise<EdgeConfigAnswer> {
+    const paging = page ? `&from=${page.from}&limit=${page.limit}` : '';
+    return this.call('GET', `${EDGE_API_PREFIX}/config?after=${after}&wait=${wait}${paging}`, undefined, (wait + 30) * 1000);
   }
 
   async report(r: EdgeApplyReport): Promise<void> {

@@ -75,7 +75,12 @@ export interface EdgeConfigAnswer {
   ids: number[];
   /** Where a node fetches a file service's objects and stores mirrored ones (the control plane's storage). */
   storage_base: string;
+  /** A paged answer (`limit`) that may have more: ask again with `from` set to this id. */
+  next?: number;
 }
+
+/** The most services one page of GET /edge/v1/config gives (a node's first pull pages by this many). */
+export const EDGE_CONFIG_PAGE_MAX = 5000;
 
 /** What happened to one service in an apply. */
 export type EdgeServiceState = 'applied' | 'refused' | 'unsupported';

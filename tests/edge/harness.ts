@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { startTestServer, Client, type TestServer } from '../server/helpers';
 import { startDemoOrigin, type DemoOrigin } from '../../src/origin/server';
-import { EdgeAgent } from '../../src/edge/agent';
+import { EdgeAgent, type AgentOptions } from '../../src/edge/agent';
 import { registerNode, currentVersion } from '../../src/server/edge/repo';
 import { seedDemoOrigins } from '../../src/server/seed/edge';
 import { configFromEnv, type ServerConfig } from '../../src/server/config';
@@ -82,7 +82,7 @@ export function selfSigned(domain: string): { crt: string; key: string } {
   return out;
 }
 
-export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; agentLog?: boolean } = {}): Promise<EdgeStack> {
+export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; agentLog?: boolean; agent?: Partial<AgentOptions> } = {}): Promise<EdgeStack> {
   // the demo origin first: the server allows its address as the demo's origin (config.edge.demoOrigin)
   const origin = await startDemoOrigin(0);
   const base = configFromEnv({});
@@ -96,7 +96,7 @@ export async function startEdgeStack(opts: { config?: Partial<ServerConfig>; age
   await seedDemoOrigins(server.db, `127.0.0.1:${origin.port}`);
   const key = await registerNode(server.db, 'test', nodeKey);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'edge-'));
-  const agent = new EdgeAgent({ controlUrl: url, nodeKey: key, nodeName: 'test', dir, ports, pollWait: 5, log: opts.agentLog ? undefined : () => undefined });
+  const agent = new EdgeAgent({ controlUrl: url, nodeKey: key, nodeName: 'test', dir, ports, pollWait: 5, log: opts.agentLog ? undefined : () => undefined, ...opts.agent });
   await agent.start();
   const client = await new Client(server.app).signIn('demo');
 

@@ -50,7 +50,7 @@ const edgeService = exact({
 
 export const edgeAnswers: AnswerTable = {
   // EdgeConfigAnswer
-  'GET /edge/v1/config': ok(exact({ version: int, changed: boolean, services: { type: 'array', items: edgeService }, ids: { type: 'array', items: int }, storage_base: string }), {}, ['data']),
+  'GET /edge/v1/config': ok(exact({ version: int, changed: boolean, services: { type: 'array', items: edgeService }, ids: { type: 'array', items: int }, storage_base: string, next: int }, ['next']), {}, ['data']),
   'POST /edge/v1/report': ok(),
   // EdgeTrafficAnswer
   'POST /edge/v1/traffic': ok(exact({ counted: boolean, dropped: int }), {}, ['data']),

@@ -59,16 +59,21 @@ function chunks<T>(xs: T[]): T[][] {
  * The services changed after `after` (all when 0), read in one repeatable-read transaction so that the
  * version and the rows agree.
  */
-export async function configSnapshot(db: DB, registry: SettingRegistry, after: number): Promise<EdgeConfigAnswer> {
+export async function configSnapshot(db: DB, registry: SettingRegistry, after: number, page: { from?: number; limit?: number } = {}): Promise<EdgeConfigAnswer> {
   return db.transaction().setIsolationLevel('repeatable read').execute(async (tx) => {
     const version = await currentVersion(tx as unknown as DB);
-    const ids = (await tx.selectFrom('buckets').select('id').orderBy('id').execute()).map((r) => r.id);
-    const changed = await tx
+    let q = tx
       .selectFrom('buckets')
       .select(['id', 'name', 'kind', 'status', sql<string>`edge_version::text`.as('ev')])
       .where(sql<boolean>`edge_version > ${after}`)
-      .orderBy('id')
-      .execute();
+      .where('id', '>', page.from ?? 0)
+      .orderBy('id');
+    if (page.limit) q = q.limit(page.limit);
+    const changed = await q.execute();
+    // a page that is full may have more after it (`next`: ask again from its last id); every service's id comes
+    // with the last page only
+    const more = !!page.limit && changed.length === page.limit;
+    const ids = more ? [] : (await tx.selectFrom('buckets').select('id').orderBy('id').execute()).map((r) => r.id);
     const services = new Map<number, EdgeService>();
     for (const b of changed) {
       services.set(b.id, {
@@ -136,7 +141,7 @@ export async function configSnapshot(db: DB, registry: SettingRegistry, after: n
       }
       s.settings = effective;
     }
-    return { version, changed: true, services: [...services.values()], ids, storage_base: `${EDGE_API_PREFIX}/files` };
+    return { version, changed: true, services: [...services.values()], ids, storage_base: `${EDGE_API_PREFIX}/files`, ...(more ? { next: changed[changed.length - 1].id } : {}) };
   });
 }
 

@@ -18,7 +18,7 @@ import { ok } from '../http/envelope';
 import { bucketForUser } from '../buckets/repo';
 import { configSnapshot, currentVersion, edgeStatusOf, recordReport, registerNode, trimChanges } from './repo';
 import { nodeOfRequest, registerNodeKey } from './key';
-import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '../../shared/edge';
+import { EDGE_API_PREFIX, EDGE_CONFIG_PAGE_MAX, EDGE_POLL_MAX_SECONDS, type EdgeApplyReport } from '../../shared/edge';
 import { edgePurgeRoutes } from './purge';
 import { edgeFileRoutes } from './files';
 import { edgeTrafficRoutes } from './traffic';
@@ -88,6 +88,9 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
           properties: {
             after: { type: 'integer', minimum: 0, maximum: BIGINT_MAX, default: 0 },
             wait: { type: 'integer', minimum: 0, maximum: EDGE_POLL_MAX_SECONDS, default: 0 },
+            // paging a large answer (a node's first pull of every service): services with an id above `from`, at most `limit`
+            from: { type: 'integer', minimum: 0, maximum: BIGINT_MAX, default: 0 },
+            limit: { type: 'integer', minimum: 0, maximum: EDGE_CONFIG_PAGE_MAX, default: 0 },
           },
         },
       },
@@ -95,7 +98,7 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
     },
     async (req) => {
       const node = await nodeOf(req);
-      const { after, wait } = req.query as { after: number; wait: number };
+      const { after, wait, from, limit } = req.query as { after: number; wait: number; from: number; limit: number };
       await db.updateTable('edge_nodes').set({ last_seen_at: new Date() }).where('id', '=', node.id).execute();
       // woken by the database's notification (./wake.ts), with a slow safety re-check; a closed connection ends the wait
       const abort = new AbortController();
@@ -109,7 +112,7 @@ export async function edgeRoutes(app: FastifyInstance, db: DB, registry: Setting
         socket?.off?.('close', gone);
       }
       if (after > 0 && version <= after) return ok({ version, changed: false, services: [], ids: [], storage_base: `${EDGE_API_PREFIX}/files` });
-      const answer = await configSnapshot(db, registry, after);
+      const answer = await configSnapshot(db, registry, after, { from, limit });
       await trimChanges(db);
       return ok(answer);
     },
