@@ -13,7 +13,8 @@
  *  6. The edge (tests/bench/edge.ts, edge-rules-live.ts, edge-traffic.ts, purge.ts): from 配置成功 to the
  *     edge, 10,000 services compiled and tested, cached throughput against a bare server block, 50 edge
  *     rules against none, the access log into the statistics, purge latency and a 10,000-object purge.
- *     Several nodes on PostgreSQL: commit → three waiting long polls answered, LISTEN/NOTIFY (tests/bench/edge-wake.ts).
+ *     Several nodes on PostgreSQL: commit → three waiting long polls answered, LISTEN/NOTIFY (tests/bench/edge-wake.ts);
+ *     three real nodes: 配置成功 → the change on all three (tests/bench/edge-nodes.ts).
  *  6. Purge on the real cache: submission to the object gone, 10,000 objects by rule (tests/bench/purge.ts).
  */
 // first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
@@ -30,6 +31,7 @@ import { billingBench } from './billing';
 import { purgeBench } from './purge';
 import { edgeNodeBench } from './edge';
 import { edgeWakeBench } from './edge-wake';
+import { edgeNodesBench } from './edge-nodes';
 import { edgeRulesLiveBench } from './edge-rules-live';
 import { edgeTrafficBench } from './edge-traffic';
 import { formsBench } from './forms';
@@ -109,6 +111,7 @@ function chunks() {
   await purgeBench();
   await edgeNodeBench();
   await edgeWakeBench();
+  await edgeNodesBench();
   await edgeRulesLiveBench();
   await edgeTrafficBench();
 })().catch((e) => {
