@@ -27,7 +27,7 @@ test.beforeAll(async () => {
   const doc = fs.readFileSync(path.join(ROOT, 'docs/adding-a-setting.md'), 'utf8');
   const files = exampleFiles(doc);
   expect(Object.keys(files).sort()).toEqual(
-    ['edge.ts', 'fixtures/invalid/missing.json', 'fixtures/invalid/too-long.json', 'fixtures/valid/off.json', 'fixtures/valid/one-day.json', 'rules.ts', 'schema.json', 'setting.json', 'ui.json'],
+    ['edge.lua', 'edge.ts', 'fixtures/invalid/missing.json', 'fixtures/invalid/too-long.json', 'fixtures/valid/off.json', 'fixtures/valid/one-day.json', 'rules.ts', 'schema.json', 'setting.json', 'ui.json'],
   );
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'adding-a-setting-'));
   const settings = path.join(tmp, 'settings');
