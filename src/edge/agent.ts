@@ -35,7 +35,7 @@ export interface AgentOptions {
   cacheMaxSize?: string;
   /** How long a long poll waits (seconds). */
   pollWait?: number;
-  /** Services per page of the first pull (FULL_PULL_PAGE). */
+  /** Services per page of the first pull (GET /edge/v1/config?from=&limit=, at most EDGE_CONFIG_PAGE_MAX); unset: one answer. */
   pullPage?: number;
   log?: (msg: string) => void;
 }
@@ -54,8 +54,6 @@ const GEOIP_COUNTRY = '/usr/share/GeoIP/GeoIP.dat';
 const PAGES_DIR = path.join(__dirname, 'pages');
 /** Services per admin call when the whole node is loaded (after a start). */
 const LOAD_BATCH = 1000;
-/** Services per page of the first pull (GET /edge/v1/config?from=&limit=; at most EDGE_CONFIG_PAGE_MAX). */
-const FULL_PULL_PAGE = 2000;
 
 export class EdgeAgent {
   readonly nginx: NginxProcess;
@@ -268,7 +266,9 @@ export class EdgeAgent {
     let from = 0;
     let first: number | null = null;
     for (;;) {
-      const page = await this.control.config(0, 0, { from, limit: this.opts.pullPage ?? FULL_PULL_PAGE });
+      // paged only when asked (pullPage): with pages, nodes.test.ts on PostgreSQL saw a node run version 0
+      // after 184 (not understood yet; docs/edge.md "How it scales"), so the default is one answer as before
+      const page = this.opts.pullPage ? await this.control.config(0, 0, { from, limit: this.opts.pullPage }) : await this.control.config(0, 0);
       first ??= page.version;
       if (page.next == null) {
         await this.apply(first, page.services, page.ids);
