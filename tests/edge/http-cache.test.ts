@@ -24,12 +24,13 @@ const text = (n: number, tag = '') => (tag + ' ' + 'body of a case, compressible
 /** Each case: the path's first segment names the headers the origin answers with. */
 function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   const url = String(req.url);
-  const n = seen.filter((s) => s.url === url).length + 1;
+  const n = seen.filter((s) => s.url === url && s.method === 'GET').length + (req.method === 'GET' ? 1 : 0);
   const rec = { method: String(req.method), url, headers: req.headers, status: 200 };
   seen.push(rec);
   const send = (status: number, headers: Record<string, string>, body: string | Buffer = '') => {
     rec.status = status;
-    res.writeHead(status, { 'Content-Type': 'text/plain', ...headers });
+    // with its length, as a server of files sends it (nginx judges ranges and the compression minimum by it)
+    res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)), ...headers });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
   const c = url.split('/')[1]?.split('?')[0];

@@ -12,6 +12,8 @@ local shared = ngx.shared
 local ipairs, tonumber, tostring = ipairs, tonumber, tostring
 local match, gmatch, gsub, byte, format = string.match, string.gmatch, string.gsub, string.byte, string.format
 local find = string.find
+local concat, max, type = table.concat, math.max, type
+local re_find, re_match, re_gsub = ngx.re.find, ngx.re.match, ngx.re.gsub
 
 local M = {}
 
@@ -116,7 +118,20 @@ function M.header()
       end
     end
   end
+  local cc = h["Cache-Control"]
+  if type(cc) == "table" then cc = concat(cc, ", ") end
+  -- RFC 9111 for the client side's cache (docs/edge.md "The edge as an HTTP cache"): when the answer was
+  -- born, for the Age of hits (edge_core.header; the client side hides the header)
+  local age = tonumber(h["Age"]) or 0
+  h["X-Edge-Born"] = tostring(ngx.time() - age)
+  -- a credentialed request's answer is never stored unless the answer allows it (§3.5), whatever the rules
+  if var.http_authorization and var.edge_up_target == "origin"
+    and not (cc and re_find(cc, [[(?:^|[,\s])(?:public|s-maxage|must-revalidate)\b]], "joi")) then
+    h["X-Accel-Expires"] = "0"
+    return
+  end
   local ttl = tonumber(f.ttl)
+  if not ttl then return M.origin_policy(h, cc, age) end
   if ttl then
     -- a cache rule's time replaces the origin's caching headers for the cache (the client still gets them)
     if RULE_STATUSES[status] then
@@ -131,6 +146,48 @@ function M.header()
     else
       h["X-Accel-Expires"] = "0"
     end
+  end
+end
+
+-- the cache's view of the origin's headers without a cache rule: CDN-Cache-Control (RFC 9213) first, then
+-- Cache-Control, each lifetime less the origin's Age (§4.2.3); the client keeps the origin's headers (set
+-- aside as a rule's time does, restored by edge_core.header)
+local CC_STOP = [[(?:^|[,\s])(?:no-store|private|no-cache)\b]]
+local CC_LIFETIME = [[(?<![-\w])(s-maxage|max-age)\s*=\s*"?(\d+)"?]]
+
+local function less_age(cc, age)
+  return (re_gsub(cc, CC_LIFETIME, function(m) return m[1] .. "=" .. max(tonumber(m[2]) - age, 0) end, "joi"))
+end
+
+local function set_aside(h, cc)
+  local ex = h["Expires"]
+  if cc or ex then
+    h["X-Edge-Origin-CC"], h["X-Edge-Origin-Expires"] = cc, ex
+  else
+    h["X-Edge-Origin-None"] = "1"
+  end
+  h["Cache-Control"], h["Expires"] = nil, nil
+end
+
+function M.origin_policy(h, cc, age)
+  -- the origin's (or the storage's) own word for this cache
+  if h["X-Accel-Expires"] then return end
+  local cdn = h["CDN-Cache-Control"]
+  if type(cdn) == "table" then cdn = concat(cdn, ", ") end
+  if cdn then
+    if re_find(cdn, CC_STOP, "joi") then
+      h["X-Accel-Expires"] = "0"
+      return
+    end
+    if re_find(cdn, CC_LIFETIME, "joi") then
+      set_aside(h, cc)
+      h["Cache-Control"] = less_age(cdn, age)
+      return
+    end
+  end
+  if age > 0 and cc and not re_find(cc, CC_STOP, "joi") and re_find(cc, CC_LIFETIME, "joi") then
+    set_aside(h, cc)
+    h["Cache-Control"] = less_age(cc, age)
   end
 end
 
