@@ -30,7 +30,7 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse) {
   const send = (status: number, headers: Record<string, string>, body: string | Buffer = '') => {
     rec.status = status;
     // with its length, as a server of files sends it (nginx judges ranges and the compression minimum by it)
-    res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)), ...headers });
+    res.writeHead(status, { 'Content-Type': 'text/plain', ...(status === 204 || status === 304 ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }), ...headers });
     res.end(req.method === 'HEAD' ? undefined : body);
   };
   const c = url.split('/')[1]?.split('?')[0];

@@ -249,6 +249,8 @@ export function compileNode(o: NodeOptions): string {
     `  lua_shared_dict edge_hosts ${d.hosts}m;`,
     `  lua_shared_dict edge_certs ${d.certs}m;`,
     '  lua_shared_dict edge_state 8m;',
+    // the URLs whose stored answer carries stale-if-error, until its window ends (edge_fetch.lua)
+    '  lua_shared_dict edge_stale 8m;',
     // the runtime's options (the node's key, ports, control plane) for every worker
     `  init_by_lua_block { edge_core = require("edge_core"); edge_core.init({ node_key = ${luaQ(o.nodeKey)}, http_port = ${o.ports.http}, https_port = ${o.ports.https}, control = ${luaQ(o.controlUrl)}, control_ip = ${luaQ(o.controlIp ?? '127.0.0.1')}, cache_dir = ${luaQ(o.cacheDir)}, texts = { unknown_domain = ${luaQ(EDGE_TEXTS.unknownDomain + '\n')} } }) }`,
     ...(o.geoipCountry ? [`  geoip_country ${o.geoipCountry};`] : []),

@@ -99,9 +99,11 @@ function M.header()
       return
     end
   end
-  if f.stale and status >= 500 and var.http_x_edge_cache == "EXPIRED" and find("," .. f.stale .. ",", "," .. status .. ",", 1, true) then
+  if status >= 500 and var.http_x_edge_cache == "EXPIRED"
+    and ((f.stale and find("," .. f.stale .. ",", "," .. status .. ",", 1, true)) or M.stale_if_error()) then
     -- the client side's cache holds an expired copy and the request's settings take it over this
-    -- status (req.fetch.stale = "502,503,504"): no answer at all, so proxy_cache_use_stale error serves it
+    -- status (req.fetch.stale = "502,503,504"), or the stored answer's stale-if-error still covers it (RFC 5861;
+    -- nginx since 1.19.2 applies it to network errors only): no answer at all, so proxy_cache_use_stale error serves it
     return ngx.exit(ngx.ERROR)
   end
   if status >= 400 and not f.page then
@@ -131,7 +133,7 @@ function M.header()
     return
   end
   local ttl = tonumber(f.ttl)
-  if not ttl then return M.origin_policy(h, cc, age) end
+  if not ttl then return M.origin_policy(h, cc, age, status) end
   if ttl then
     -- a cache rule's time replaces the origin's caching headers for the cache (the client still gets them)
     if RULE_STATUSES[status] then
@@ -143,6 +145,7 @@ function M.header()
       end
       h["Cache-Control"], h["Expires"] = nil, nil
       h["X-Accel-Expires"] = tostring(ttl)
+      if cc then M.remember_stale_if_error(cc, ttl) end
     else
       h["X-Accel-Expires"] = "0"
     end
@@ -169,9 +172,33 @@ local function set_aside(h, cc)
   h["Cache-Control"], h["Expires"] = nil, nil
 end
 
-function M.origin_policy(h, cc, age)
+-- stale-if-error (RFC 5861) for an origin's 5xx: the fetch server remembers, per URL, until when a stored
+-- answer's window lasts (its lifetime plus stale-if-error, a shared dictionary's expiry), and answers nothing
+-- to the client side for a 5xx while it lasts (above)
+local SIE = [[(?<![-\w])stale-if-error\s*=\s*"?(\d+)]]
+
+local function sie_key()
+  return (match(var.http_x_edge_svc or "", "^(%d+)") or "") .. " " .. var.host .. var.request_uri
+end
+
+function M.remember_stale_if_error(cc, lifetime)
+  local m = re_match(cc, SIE, "joi")
+  local n = m and tonumber(m[1])
+  if not n or n <= 0 or not lifetime or lifetime <= 0 then return end
+  shared.edge_stale:set(sie_key(), true, lifetime + n)
+end
+
+function M.stale_if_error()
+  return shared.edge_stale:get(sie_key()) == true
+end
+
+function M.origin_policy(h, cc, age, status)
   -- the origin's (or the storage's) own word for this cache
   if h["X-Accel-Expires"] then return end
+  if cc and status < 300 and not re_find(cc, CC_STOP, "joi") then
+    local m = re_match(cc, CC_LIFETIME, "joi")
+    if m then M.remember_stale_if_error(cc, tonumber(m[2]) - age) end
+  end
   local cdn = h["CDN-Cache-Control"]
   if type(cdn) == "table" then cdn = concat(cdn, ", ") end
   if cdn then
