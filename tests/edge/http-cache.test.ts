@@ -7,6 +7,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startEdgeStack, type EdgeStack } from './harness';
 import { writeSetting } from '../../src/server/settings/repo';
 
@@ -94,6 +96,28 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse) {
       return send(200, { 'Cache-Control': 'no-cache', 'CDN-Cache-Control': 'max-age=600' }, text(2000, `v${n}`));
     case 'cdn-short':
       return send(200, { 'Cache-Control': 'max-age=3600', 'CDN-Cache-Control': 'max-age=1' }, text(2000, `v${n}`));
+    case 'expires-skew': {
+      // an origin whose clock is two hours behind: Expires is an hour after its Date
+      const date = Date.now() - 7200_000;
+      return send(200, { Date: new Date(date).toUTCString(), Expires: new Date(date + 3600_000).toUTCString() }, text(2000, `v${n}`));
+    }
+    case 'expires-utc':
+      return send(200, { Expires: new Date(Date.now() + 3600_000).toUTCString().replace('GMT', 'UTC') }, text(2000, `v${n}`));
+    case 'vary-star':
+      return send(200, { 'Cache-Control': 'max-age=3600', Vary: 'X-Lang, *' }, text(2000, `v${n}`));
+    case 'conn':
+      return send(200, { 'Cache-Control': 'max-age=3600', Connection: 'X-Secret', 'X-Secret': 's1', 'X-Kept': 'k1' }, text(2000, `v${n}`));
+    case 'nocache':
+    case 'big':
+    case 'big-noval': {
+      const etag = '"n1"';
+      const size = c === 'nocache' ? 2000 : 1 << 20;
+      if (c !== 'big-noval' && req.headers['if-none-match'] === etag) return send(304, { 'Cache-Control': 'no-cache', ETag: etag });
+      return send(200, { 'Cache-Control': 'no-cache', ETag: etag }, text(size, `v${n}`));
+    }
+    case 'big-lock':
+      setTimeout(() => send(200, { 'Cache-Control': 'max-age=3600' }, text(1 << 20, `v${n}`)), 300);
+      return;
     default:
       return send(404, {}, 'no such case');
   }
@@ -339,4 +363,70 @@ describe('9. CDN-Cache-Control (RFC 9213)', () => {
     expect(c.headers['cache-control']).toBe('max-age=3600');
     expect(hits('/cdn-short/a')).toBe(2);
   });
+});
+
+describe('7. Expires against the answer\'s Date, a stored Date on hits', () => {
+  test('an origin clock behind the edge: Expires an hour after its Date is an hour of freshness; a hit keeps the stored Date', async () => {
+    const a = await get('/expires-skew/a');
+    const b = await get('/expires-skew/a');
+    expect(b.headers['x-cache']).toBe('HIT');
+    expect(hits('/expires-skew/a')).toBe(1);
+    expect(b.headers.date).toBe(a.headers.date);
+    expect(Date.now() - Date.parse(String(b.headers.date))).toBeGreaterThan(7000_000);
+  });
+
+  test('an Expires that is not an HTTP-date (UTC for GMT) counts as already expired', async () => {
+    await get('/expires-utc/a');
+    expect((await get('/expires-utc/a')).headers['x-cache']).toBe('MISS');
+    expect(hits('/expires-utc/a')).toBe(2);
+  });
+});
+
+describe('8. Vary with *, headers named in Connection', () => {
+  test('Vary: X-Lang, * is never reused', async () => {
+    await get('/vary-star/a');
+    expect((await get('/vary-star/a')).headers['x-cache']).toBe('MISS');
+  });
+
+  test('a header the origin named in Connection is neither stored nor passed on', async () => {
+    for (const cache of ['MISS', 'HIT']) {
+      const r = await get('/conn/a');
+      expect(r.headers['x-cache']).toBe(cache);
+      expect(r.headers['x-secret']).toBeUndefined();
+      expect(r.headers['x-kept']).toBe('k1');
+    }
+  });
+});
+
+describe('11. no-cache stored and revalidated; what revalidation and collapsing save (回源)', () => {
+  test('a no-cache answer is stored and revalidated on every request (§5.2.2.4); the browser keeps no-cache', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await get('/nocache/a');
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('v1');
+      expect(r.headers['cache-control']).toBe('no-cache');
+      expect(r.headers['x-cache']).toBe(i === 0 ? 'MISS' : 'HIT');
+    }
+    expect(seen.filter((s) => s.url === '/nocache/a').map((s) => s.status)).toEqual([200, 304, 304]);
+  });
+
+  test('bench: a stale 1 MB object served 100 times, the bytes pulled from the origin with and without revalidation; 100 simultaneous misses', async () => {
+    for (let i = 0; i < 100; i++) {
+      expect((await get('/big/a')).body.length).toBe(1 << 20);
+      expect((await get('/big-noval/a')).body.length).toBe(1 << 20);
+    }
+    const all = await Promise.all(Array.from({ length: 100 }, () => get('/big-lock/a')));
+    expect(all.every((r) => r.body.length === 1 << 20)).toBe(true);
+    // the statistics' 回源 (flow source backsource) is the access log's upstream bytes (src/edge/logs/shipper.ts)
+    await sleep(600);
+    const lines = fs.readFileSync(path.join(edge.dir, 'logs', 'access.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const pulled = (uri: string) => lines.filter((l) => l.uri === uri).reduce((a, l) => a + String(l.ub).split(/[,:\s]+/).reduce((b: number, x: string) => b + (Number(x) || 0), 0), 0);
+    const withReval = pulled('/big/a');
+    const without = pulled('/big-noval/a');
+    const collapsed = hits('/big-lock/a');
+    console.log(`回源 for 100 requests of a stale 1 MB object: ${without} bytes without revalidation, ${withReval} with (${(without / withReval).toFixed(0)}×); 100 simultaneous misses: ${collapsed} origin request(s), ${pulled('/big-lock/a')} bytes`);
+    expect(without).toBeGreaterThan(100 * (1 << 20));
+    expect(withReval).toBeLessThan(1.1 * (1 << 20));
+    expect(collapsed).toBe(1);
+  }, 120_000);
 });

@@ -137,6 +137,8 @@ function clientSide(extra: string[]): string[] {
     'proxy_force_ranges on;',
     // when the answer was born, for a hit's Age (edge_fetch.lua, edge_core.http_cache)
     'proxy_hide_header X-Edge-Born;',
+    // the stored answer's Date on hits (the origin's, which the fetch server passes on), not the edge's clock
+    'proxy_pass_header Date;',
     'limit_rate_after $edge_rate_after;',
     ...Array.from({ length: PUSH_SLOTS }, (_, i) => `http2_push $edge_push${i + 1};`),
     'header_filter_by_lua_block { edge_core.header() }',
@@ -318,6 +320,8 @@ export function compileNode(o: NodeOptions): string {
     '    proxy_next_upstream error timeout http_502 http_503 http_504;',
     // the storage's (and an origin's) cache time for the client side's cache, which hides it from clients
     '    proxy_pass_header X-Accel-Expires;',
+    // the origin's Date: the client side stores it and sends it with hits (RFC 9111 §4)
+    '    proxy_pass_header Date;',
     '    proxy_buffering on;',
     '    location / {',
     '      rewrite_by_lua_block { require("edge_fetch").rewrite() }',

@@ -11,7 +11,7 @@ local var = ngx.var
 local shared = ngx.shared
 local ipairs, tonumber, tostring = ipairs, tonumber, tostring
 local match, gmatch, gsub, byte, format = string.match, string.gmatch, string.gsub, string.byte, string.format
-local find = string.find
+local find, lower, sub = string.find, string.lower, string.sub
 local concat, max, type = table.concat, math.max, type
 local re_find, re_match, re_gsub = ngx.re.find, ngx.re.match, ngx.re.gsub
 
@@ -120,6 +120,14 @@ function M.header()
       end
     end
   end
+  -- headers the origin named in Connection are hop-by-hop: neither stored nor passed on (RFC 9111 §3.1)
+  local conn = var.upstream_http_connection
+  if conn then
+    for name in gmatch(conn, "[^,%s]+") do
+      local l = lower(name)
+      if l ~= "close" and l ~= "keep-alive" and l ~= "upgrade" then h[name] = nil end
+    end
+  end
   local cc = h["Cache-Control"]
   if type(cc) == "table" then cc = concat(cc, ", ") end
   -- RFC 9111 for the client side's cache (docs/edge.md "The edge as an HTTP cache"): when the answer was
@@ -129,6 +137,13 @@ function M.header()
   -- a credentialed request's answer is never stored unless the answer allows it (§3.5), whatever the rules
   if var.http_authorization and var.edge_up_target == "origin"
     and not (cc and re_find(cc, [[(?:^|[,\s])(?:public|s-maxage|must-revalidate)\b]], "joi")) then
+    h["X-Accel-Expires"] = "0"
+    return
+  end
+  -- Vary with * among other names is never reused (§4.1; nginx refuses only a Vary of * alone)
+  local vary = h["Vary"]
+  if type(vary) == "table" then vary = concat(vary, ",") end
+  if vary and find(vary, "*", 1, true) then
     h["X-Accel-Expires"] = "0"
     return
   end
@@ -156,6 +171,16 @@ end
 -- Cache-Control, each lifetime less the origin's Age (§4.2.3); the client keeps the origin's headers (set
 -- aside as a rule's time does, restored by edge_core.header)
 local CC_STOP = [[(?:^|[,\s])(?:no-store|private|no-cache)\b]]
+local CC_NO_STORE = [[(?:^|[,\s])(?:no-store|private)\b]]
+local CC_NO_CACHE = [[(?:^|[,\s])no-cache\b]]
+
+-- an HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, RFC 850 or asctime) as a time; anything else (a zone other than
+-- GMT, a number) is nil, i.e. already expired (§5.3)
+local function http_date(v)
+  if type(v) ~= "string" then return nil end
+  if sub(v, -4) ~= " GMT" and not find(v, "^%a%a%a %a%a%a [ %d]%d %d%d:%d%d:%d%d %d%d%d%d$") then return nil end
+  return ngx.parse_http_time(v)
+end
 local CC_LIFETIME = [[(?<![-\w])(s-maxage|max-age)\s*=\s*"?(\d+)"?]]
 
 local function less_age(cc, age)
@@ -212,9 +237,32 @@ function M.origin_policy(h, cc, age, status)
       return
     end
   end
-  if age > 0 and cc and not re_find(cc, CC_STOP, "joi") and re_find(cc, CC_LIFETIME, "joi") then
+  -- no-cache (not no-store, not private) with a validator: stored, and revalidated on every request (§5.2.2.4):
+  -- a time in the past for the cache (X-Accel-Expires @1) keeps the object stale
+  if cc and (status == 200 or status == 304) and re_find(cc, CC_NO_CACHE, "joi") and not re_find(cc, CC_NO_STORE, "joi")
+    and (h["ETag"] or h["Last-Modified"]) then
+    set_aside(h, cc)
+    h["X-Accel-Expires"] = "@1"
+    return
+  end
+  local lifetime = cc and re_find(cc, CC_LIFETIME, "joi")
+  if age > 0 and lifetime and not re_find(cc, CC_STOP, "joi") then
     set_aside(h, cc)
     h["Cache-Control"] = less_age(cc, age)
+    return
+  end
+  -- Expires without a max-age: its distance from the answer's Date, less its Age (§4.2.1), as a max-age for the cache
+  local ex = h["Expires"]
+  if ex and not lifetime and not (cc and re_find(cc, CC_STOP, "joi")) then
+    local exp, date = http_date(ex), http_date(var.upstream_http_date)
+    local left = exp and (exp - (date or ngx.time()) - age) or 0
+    if left <= 0 then
+      h["X-Accel-Expires"] = "0"
+      return
+    end
+    set_aside(h, cc)
+    h["Cache-Control"] = (cc and (cc .. ", ") or "") .. "max-age=" .. left
+    if cc then M.remember_stale_if_error(cc, left) end
   end
 end
 
