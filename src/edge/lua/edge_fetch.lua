@@ -234,6 +234,8 @@ function M.origin_policy(h, cc, age, status)
     if re_find(cdn, CC_LIFETIME, "joi") then
       set_aside(h, cc)
       h["Cache-Control"] = less_age(cdn, age)
+      local m = re_match(cdn, CC_LIFETIME, "joi")
+      M.remember_stale_if_error(cdn, tonumber(m[2]) - age)
       return
     end
   end
