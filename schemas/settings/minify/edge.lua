@@ -77,7 +77,7 @@ end
 
 function M.header(p, req)
   req.minify = nil
-  if ngx.status ~= 200 or req.method == "HEAD" or ngx.header["Content-Encoding"] then return end
+  if ngx.status ~= 200 or req.no_transform or req.method == "HEAD" or ngx.header["Content-Encoding"] then return end
   local ct = req:header_value("Content-Type")
   if not ct then return end
   ct = ct:lower()

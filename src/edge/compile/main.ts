@@ -58,6 +58,13 @@ export const ACCESS_LOG_FLUSH_MS = 250;
 /** The compression variants: a location per codec and level (nginx reads levels per location, not per request). */
 export const GZIP_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 export const BROTLI_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+/**
+ * The smallest body the edge compresses (gzip_min_length, brotli_min_length; nginx's default is 20): under it a
+ * compressed answer is not smaller on the wire — gzip's own framing is 18 bytes, the answer gains
+ * `Content-Encoding` and `Vary: Accept-Encoding` (about 50 bytes of headers) and loses its Content-Length for
+ * chunked framing, and a short text has little to repeat (a 100-byte JSON object gzips to 112 bytes).
+ */
+export const COMPRESS_MIN_LENGTH = 256;
 /** The push slots ($edge_push1…): as many as one service may push (server_push's schema caps its assets). */
 export const PUSH_SLOTS = PUSH_MAX_ASSETS;
 
@@ -120,6 +127,18 @@ function clientSide(extra: string[]): string[] {
     // request whose settings allow stale copies (req.fetch.stale) and when the cache holds one (X-Edge-Cache)
     'proxy_cache_use_stale error;',
     'proxy_set_header X-Edge-Cache $upstream_cache_status;',
+    // RFC 9111 (docs/edge.md "The edge as an HTTP cache"): a stale entry is revalidated (If-None-Match /
+    // If-Modified-Since, a 304 freshens it), the origin's stale-while-revalidate answers from the cache while
+    // one background request refreshes it (its stale-if-error is honoured by nginx without a directive),
+    // simultaneous misses of one object wait for one origin request, a range is cut from the full object
+    'proxy_cache_revalidate on;',
+    'proxy_cache_background_update on;',
+    'proxy_cache_lock on;',
+    'proxy_force_ranges on;',
+    // when the answer was born, for a hit's Age (edge_fetch.lua, edge_core.http_cache)
+    'proxy_hide_header X-Edge-Born;',
+    // the stored answer's Date on hits (the origin's, which the fetch server passes on), not the edge's clock
+    'proxy_pass_header Date;',
     'limit_rate_after $edge_rate_after;',
     ...Array.from({ length: PUSH_SLOTS }, (_, i) => `http2_push $edge_push${i + 1};`),
     'header_filter_by_lua_block { edge_core.header() }',
@@ -166,9 +185,9 @@ export function compileNode(o: NodeOptions): string {
   const locations: string[] = [
     ...block('location /', ['rewrite_by_lua_block { edge_core.rewrite() }', ...clientSide(noCompression)]),
     ...GZIP_LEVELS.flatMap((l) =>
-      block(`location @gz${l}`, clientSide(['gzip on;', `gzip_comp_level ${l};`, `gzip_types ${types};`, 'gzip_proxied any;', 'gzip_vary on;', 'brotli off;'])),
+      block(`location @gz${l}`, clientSide(['gzip on;', `gzip_comp_level ${l};`, `gzip_types ${types};`, `gzip_min_length ${COMPRESS_MIN_LENGTH};`, 'gzip_proxied any;', 'gzip_vary on;', 'brotli off;'])),
     ),
-    ...BROTLI_LEVELS.flatMap((l) => block(`location @br${l}`, clientSide(['gzip off;', 'brotli on;', `brotli_comp_level ${l};`, `brotli_types ${types};`, 'gzip_vary on;']))),
+    ...BROTLI_LEVELS.flatMap((l) => block(`location @br${l}`, clientSide(['gzip off;', 'brotli on;', `brotli_comp_level ${l};`, `brotli_types ${types};`, `brotli_min_length ${COMPRESS_MIN_LENGTH};`, 'gzip_vary on;']))),
     ...(['resize', 'crop'] as const).flatMap((op) =>
       block(
         `location @img_${op}`,
@@ -232,8 +251,10 @@ export function compileNode(o: NodeOptions): string {
     `  lua_shared_dict edge_hosts ${d.hosts}m;`,
     `  lua_shared_dict edge_certs ${d.certs}m;`,
     '  lua_shared_dict edge_state 8m;',
+    // the URLs whose stored answer carries stale-if-error, until its window ends (edge_fetch.lua)
+    '  lua_shared_dict edge_stale 8m;',
     // the runtime's options (the node's key, ports, control plane) for every worker
-    `  init_by_lua_block { edge_core = require("edge_core"); edge_core.init({ node_key = ${luaQ(o.nodeKey)}, http_port = ${o.ports.http}, https_port = ${o.ports.https}, control = ${luaQ(o.controlUrl)}, control_ip = ${luaQ(o.controlIp ?? '127.0.0.1')}, texts = { unknown_domain = ${luaQ(EDGE_TEXTS.unknownDomain + '\n')} } }) }`,
+    `  init_by_lua_block { edge_core = require("edge_core"); edge_core.init({ node_key = ${luaQ(o.nodeKey)}, http_port = ${o.ports.http}, https_port = ${o.ports.https}, control = ${luaQ(o.controlUrl)}, control_ip = ${luaQ(o.controlIp ?? '127.0.0.1')}, cache_dir = ${luaQ(o.cacheDir)}, texts = { unknown_domain = ${luaQ(EDGE_TEXTS.unknownDomain + '\n')} } }) }`,
     ...(o.geoipCountry ? [`  geoip_country ${o.geoipCountry};`] : []),
     `  log_format edge_json escape=json '${LOG_FORMAT}';`,
     // buffered: one write per 64 KB or per ACCESS_LOG_FLUSH_MS, not one per request (the shipper reads every 10 s)
@@ -299,6 +320,8 @@ export function compileNode(o: NodeOptions): string {
     '    proxy_next_upstream error timeout http_502 http_503 http_504;',
     // the storage's (and an origin's) cache time for the client side's cache, which hides it from clients
     '    proxy_pass_header X-Accel-Expires;',
+    // the origin's Date: the client side stores it and sends it with hits (RFC 9111 §4)
+    '    proxy_pass_header Date;',
     '    proxy_buffering on;',
     '    location / {',
     '      rewrite_by_lua_block { require("edge_fetch").rewrite() }',

@@ -295,6 +295,37 @@ local function restore_origin_headers()
   end
 end
 
+-- the client side as an RFC 9111 cache (docs/edge.md "The edge as an HTTP cache"), on every answer before the
+-- settings' header hooks: Age on hits, no-transform, a compressed body's validator
+local CACHED = { HIT = true, STALE = true, UPDATING = true }
+function M.http_cache(req)
+  local h = ngx.header
+  -- a hit's Age: now less when the answer was born (the fetch server's X-Edge-Born: its arrival less the origin's Age)
+  if CACHED[var.upstream_cache_status] then
+    local born = tonumber(var.upstream_http_x_edge_born)
+    if born then
+      local age = ngx.time() - born
+      h["Age"] = age > 0 and age or 0
+    end
+  end
+  local cc = h["Cache-Control"]
+  if type(cc) == "table" then cc = concat(cc, ", ") end
+  if cc and find(lower(cc), "no-transform", 1, true) then
+    -- no compression, minification or image transform (§5.2.2.6): gzip and brotli (their header filters
+    -- run after this one) read the request's Accept-Encoding; the settings' modules read req.no_transform
+    req.no_transform = true
+    if req.variant then ngx.req.clear_header("Accept-Encoding") end
+    return
+  end
+  local v = req.variant
+  if v and (sub(v, 1, 2) == "gz" or sub(v, 1, 2) == "br") and var.http_accept_encoding then
+    -- gzip drops an ETag that is not a quoted entity-tag where it weakens a strong one (RFC 9110 §8.8.3):
+    -- an unquoted one is kept, as a weak tag of its value
+    local et = h["ETag"]
+    if type(et) == "string" and sub(et, 1, 1) ~= '"' and sub(et, 1, 2) ~= "W/" then h["ETag"] = 'W/"' .. et .. '"' end
+  end
+end
+
 function M.header()
   local req = current()
   if not req then return end
@@ -303,6 +334,7 @@ function M.header()
     ngx.header["X-Edge-Page"] = nil
   end
   restore_origin_headers()
+  M.http_cache(req)
   for _, e in ipairs(req.svc.hooks.header) do
     e.m.header(e.p, req)
   end
@@ -329,9 +361,44 @@ function M.body()
   end
 end
 
+-- RFC 9111 §4.4: a successful unsafe request removes the stored answer of its URL and of its Location and
+-- Content-Location on the same host (the cache file of their key, as a URL purge does: src/edge/purge/cache.ts;
+-- the key's query part is the URL's own, i.e. as 保留所有参数 keeps it)
+local UNSAFE = { POST = true, PUT = true, DELETE = true, PATCH = true }
+
+local function drop_cached(key)
+  local dir = opts.cache_dir
+  if not dir or not key or key == "" then return end
+  local m = ngx.md5(key)
+  os.remove(dir .. "/" .. sub(m, -1) .. "/" .. sub(m, -3, -2) .. "/" .. m)
+end
+
+local function drop_location(req, loc)
+  if not loc or loc == "" then return end
+  local host, rest = match(loc, "^[hH][tT][tT][pP][sS]?://([^/?#]+)(.*)$")
+  if host then
+    host = lower(match(host, "^([^:]+)") or host)
+    if host ~= req.host then return end
+  else
+    rest = loc
+  end
+  local path, query = match(rest, "^(/[^?#]*)%??([^#]*)")
+  if not path then return end
+  drop_cached(M.cache_key(req.svc, req.host, ngx.unescape_uri(path), query))
+end
+
+function M.invalidate(req)
+  local status = ngx.status
+  if status < 200 or status >= 400 then return end
+  drop_cached(var.edge_cache_key)
+  drop_location(req, var.sent_http_location)
+  drop_location(req, var.sent_http_content_location)
+end
+
 function M.log()
   local req = current()
   if not req then return end
+  if UNSAFE[req.method] then M.invalidate(req) end
   for _, e in ipairs(req.svc.hooks.log) do
     e.m.log(e.p, req)
   end

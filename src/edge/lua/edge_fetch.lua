@@ -11,7 +11,9 @@ local var = ngx.var
 local shared = ngx.shared
 local ipairs, tonumber, tostring = ipairs, tonumber, tostring
 local match, gmatch, gsub, byte, format = string.match, string.gmatch, string.gsub, string.byte, string.format
-local find = string.find
+local find, lower, sub = string.find, string.lower, string.sub
+local concat, max, type = table.concat, math.max, type
+local re_find, re_match, re_gsub = ngx.re.find, ngx.re.match, ngx.re.gsub
 
 local M = {}
 
@@ -97,9 +99,11 @@ function M.header()
       return
     end
   end
-  if f.stale and status >= 500 and var.http_x_edge_cache == "EXPIRED" and find("," .. f.stale .. ",", "," .. status .. ",", 1, true) then
+  if status >= 500 and var.http_x_edge_cache == "EXPIRED"
+    and ((f.stale and find("," .. f.stale .. ",", "," .. status .. ",", 1, true)) or M.stale_if_error()) then
     -- the client side's cache holds an expired copy and the request's settings take it over this
-    -- status (req.fetch.stale = "502,503,504"): no answer at all, so proxy_cache_use_stale error serves it
+    -- status (req.fetch.stale = "502,503,504"), or the stored answer's stale-if-error still covers it (RFC 5861;
+    -- nginx since 1.19.2 applies it to network errors only): no answer at all, so proxy_cache_use_stale error serves it
     return ngx.exit(ngx.ERROR)
   end
   if status >= 400 and not f.page then
@@ -116,7 +120,35 @@ function M.header()
       end
     end
   end
+  -- headers the origin named in Connection are hop-by-hop: neither stored nor passed on (RFC 9111 §3.1)
+  local conn = var.upstream_http_connection
+  if conn then
+    for name in gmatch(conn, "[^,%s]+") do
+      local l = lower(name)
+      if l ~= "close" and l ~= "keep-alive" and l ~= "upgrade" then h[name] = nil end
+    end
+  end
+  local cc = h["Cache-Control"]
+  if type(cc) == "table" then cc = concat(cc, ", ") end
+  -- RFC 9111 for the client side's cache (docs/edge.md "The edge as an HTTP cache"): when the answer was
+  -- born, for the Age of hits (edge_core.header; the client side hides the header)
+  local age = tonumber(h["Age"]) or 0
+  h["X-Edge-Born"] = tostring(ngx.time() - age)
+  -- a credentialed request's answer is never stored unless the answer allows it (§3.5), whatever the rules
+  if var.http_authorization and var.edge_up_target == "origin"
+    and not (cc and re_find(cc, [[(?:^|[,\s])(?:public|s-maxage|must-revalidate)\b]], "joi")) then
+    h["X-Accel-Expires"] = "0"
+    return
+  end
+  -- Vary with * among other names is never reused (§4.1; nginx refuses only a Vary of * alone)
+  local vary = h["Vary"]
+  if type(vary) == "table" then vary = concat(vary, ",") end
+  if vary and find(vary, "*", 1, true) then
+    h["X-Accel-Expires"] = "0"
+    return
+  end
   local ttl = tonumber(f.ttl)
+  if not ttl then return M.origin_policy(h, cc, age, status) end
   if ttl then
     -- a cache rule's time replaces the origin's caching headers for the cache (the client still gets them)
     if RULE_STATUSES[status] then
@@ -128,9 +160,111 @@ function M.header()
       end
       h["Cache-Control"], h["Expires"] = nil, nil
       h["X-Accel-Expires"] = tostring(ttl)
+      if cc then M.remember_stale_if_error(cc, ttl) end
     else
       h["X-Accel-Expires"] = "0"
     end
+  end
+end
+
+-- the cache's view of the origin's headers without a cache rule: CDN-Cache-Control (RFC 9213) first, then
+-- Cache-Control, each lifetime less the origin's Age (§4.2.3); the client keeps the origin's headers (set
+-- aside as a rule's time does, restored by edge_core.header)
+local CC_STOP = [[(?:^|[,\s])(?:no-store|private|no-cache)\b]]
+local CC_NO_STORE = [[(?:^|[,\s])(?:no-store|private)\b]]
+local CC_NO_CACHE = [[(?:^|[,\s])no-cache\b]]
+
+-- an HTTP-date (RFC 9110 §5.6.7: IMF-fixdate, RFC 850 or asctime) as a time; anything else (a zone other than
+-- GMT, a number) is nil, i.e. already expired (§5.3)
+local function http_date(v)
+  if type(v) ~= "string" then return nil end
+  if sub(v, -4) ~= " GMT" and not find(v, "^%a%a%a %a%a%a [ %d]%d %d%d:%d%d:%d%d %d%d%d%d$") then return nil end
+  return ngx.parse_http_time(v)
+end
+local CC_LIFETIME = [[(?<![-\w])(s-maxage|max-age)\s*=\s*"?(\d+)"?]]
+
+local function less_age(cc, age)
+  return (re_gsub(cc, CC_LIFETIME, function(m) return m[1] .. "=" .. max(tonumber(m[2]) - age, 0) end, "joi"))
+end
+
+local function set_aside(h, cc)
+  local ex = h["Expires"]
+  if cc or ex then
+    h["X-Edge-Origin-CC"], h["X-Edge-Origin-Expires"] = cc, ex
+  else
+    h["X-Edge-Origin-None"] = "1"
+  end
+  h["Cache-Control"], h["Expires"] = nil, nil
+end
+
+-- stale-if-error (RFC 5861) for an origin's 5xx: the fetch server remembers, per URL, until when a stored
+-- answer's window lasts (its lifetime plus stale-if-error, a shared dictionary's expiry), and answers nothing
+-- to the client side for a 5xx while it lasts (above)
+local SIE = [[(?<![-\w])stale-if-error\s*=\s*"?(\d+)]]
+
+local function sie_key()
+  return (match(var.http_x_edge_svc or "", "^(%d+)") or "") .. " " .. var.host .. var.request_uri
+end
+
+function M.remember_stale_if_error(cc, lifetime)
+  local m = re_match(cc, SIE, "joi")
+  local n = m and tonumber(m[1])
+  if not n or n <= 0 or not lifetime or lifetime <= 0 then return end
+  shared.edge_stale:set(sie_key(), true, lifetime + n)
+end
+
+function M.stale_if_error()
+  return shared.edge_stale:get(sie_key()) == true
+end
+
+function M.origin_policy(h, cc, age, status)
+  -- the origin's (or the storage's) own word for this cache
+  if h["X-Accel-Expires"] then return end
+  if cc and status < 300 and not re_find(cc, CC_STOP, "joi") then
+    local m = re_match(cc, CC_LIFETIME, "joi")
+    if m then M.remember_stale_if_error(cc, tonumber(m[2]) - age) end
+  end
+  local cdn = h["CDN-Cache-Control"]
+  if type(cdn) == "table" then cdn = concat(cdn, ", ") end
+  if cdn then
+    if re_find(cdn, CC_STOP, "joi") then
+      h["X-Accel-Expires"] = "0"
+      return
+    end
+    if re_find(cdn, CC_LIFETIME, "joi") then
+      set_aside(h, cc)
+      h["Cache-Control"] = less_age(cdn, age)
+      local m = re_match(cdn, CC_LIFETIME, "joi")
+      M.remember_stale_if_error(cdn, tonumber(m[2]) - age)
+      return
+    end
+  end
+  -- no-cache (not no-store, not private) with a validator: stored, and revalidated on every request (§5.2.2.4):
+  -- a time in the past for the cache (X-Accel-Expires @1) keeps the object stale
+  if cc and (status == 200 or status == 304) and re_find(cc, CC_NO_CACHE, "joi") and not re_find(cc, CC_NO_STORE, "joi")
+    and (h["ETag"] or h["Last-Modified"]) then
+    set_aside(h, cc)
+    h["X-Accel-Expires"] = "@1"
+    return
+  end
+  local lifetime = cc and re_find(cc, CC_LIFETIME, "joi")
+  if age > 0 and lifetime and not re_find(cc, CC_STOP, "joi") then
+    set_aside(h, cc)
+    h["Cache-Control"] = less_age(cc, age)
+    return
+  end
+  -- Expires without a max-age: its distance from the answer's Date, less its Age (§4.2.1), as a max-age for the cache
+  local ex = h["Expires"]
+  if ex and not lifetime and not (cc and re_find(cc, CC_STOP, "joi")) then
+    local exp, date = http_date(ex), http_date(var.upstream_http_date)
+    local left = exp and (exp - (date or ngx.time()) - age) or 0
+    if left <= 0 then
+      h["X-Accel-Expires"] = "0"
+      return
+    end
+    set_aside(h, cc)
+    h["Cache-Control"] = (cc and (cc .. ", ") or "") .. "max-age=" .. left
+    if cc then M.remember_stale_if_error(cc, left) end
   end
 end
 
