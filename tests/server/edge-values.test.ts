@@ -57,3 +57,39 @@ test('custom mode: a control character in a quoted string, an escaped one, or in
   const layout = await save(custom("$WHEN(\r\n  $EQ($_URI, '/old')\r\n)\r\n$REDIRECT('https://x.example.com/', 302)"));
   expect(layout.statusCode).toBe(200);
 });
+
+describe('lengths of paths and header values that reach the edge', () => {
+  // switched off, so that the rule's HTTP/2 guard (21208) does not decide: the schema checks the paths either way
+  const push = (url_patterns: string[], assets: string[]) =>
+    c.post('/api/settings/server_push/', { bucket_name: 'demo-www', server_push_enable: false, server_push_options: { url_patterns, assets, preload: false } });
+
+  test('a 20,001-character server-push path (the issue) and asset are refused with a Chinese message, nothing stored; 255 characters save', async () => {
+    const before = (await c.get('/api/settings/server_push/?bucket_name=demo-www')).json().data;
+    const long = `/${'a'.repeat(20000)}`;
+    const res = await push([long], [long]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      expect.objectContaining({ path: '/server_push_options/url_patterns/0', message: '匹配路径不能超过 255 个字符' }),
+      expect.objectContaining({ path: '/server_push_options/assets/0', message: '推送资源不能超过 255 个字符' }),
+    ]);
+    expect((await c.get('/api/settings/server_push/?bucket_name=demo-www')).json().data).toEqual(before);
+    const fits = `/${'a'.repeat(254)}`;
+    expect((await push([fits], [fits])).statusCode).toBe(200);
+    expect((await push([`${fits}b`], ['/a.css'])).statusCode).toBe(400);
+  });
+
+  test('a server-push path or asset with a control character (not only whitespace) is refused', async () => {
+    for (const bad of ['/a\x1bb', '/a\x7f', '/a\x00b']) {
+      expect((await push(['/index.html'], [bad])).statusCode).toBe(400);
+      expect((await push([bad], ['/a.css'])).statusCode).toBe(400);
+    }
+  });
+
+  test('a mirror path is at most 255 characters and holds no control character', async () => {
+    const mirror = (url_patterns: string[]) => c.post('/api/settings/mirror/', { bucket_name: 'demo-www', mirror: 'disable', url_patterns, mirror_bucket: '' });
+    const res = await mirror([`/${'m'.repeat(255)}`]);
+    expect(res.json()).toMatchObject({ errors: [{ path: '/url_patterns/0', message: '迁移路径不能超过 255 个字符' }] });
+    expect((await mirror(['/a\x1b'])).statusCode).toBe(400);
+    expect((await mirror([`/${'m'.repeat(254)}`])).statusCode).toBe(200);
+  });
+});
