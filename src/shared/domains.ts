@@ -105,6 +105,17 @@ export function dnsNameProblem(name: string, opts: { wildcard?: boolean } = {}):
   return tooLong ? 'label' : null;
 }
 
+/**
+ * The domains that may serve a host, in the edge's order (src/edge/lua/edge_core.lua `host_id`): the name
+ * itself, then its wildcard parents from the nearest (`a.b.example.com` → `*.b.example.com`,
+ * `*.example.com`, `*.com`). The first of them that is bound to a service serves the host.
+ */
+export function servingCandidates(host: string): string[] {
+  const out = [host];
+  for (let i = host.indexOf('.'); i >= 0; i = host.indexOf('.', i + 1)) out.push(`*${host.slice(i)}`);
+  return out;
+}
+
 /** Lower case, no trailing dot, trimmed. */
 export function normalizeDomain(d: string): string {
   return d.trim().toLowerCase().replace(/\.$/, '');
