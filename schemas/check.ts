@@ -19,7 +19,7 @@ export function sortErrors(errors: FieldError[]): FieldError[] {
 
 const CJK = /[\u4e00-\u9fff]/;
 /** Keywords that can fail and so need a Chinese message. */
-const FAILING_KEYWORDS = ['type', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf', 'notAllDigits', 'regexp', 'uniqueLines', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate', 'additionalProperties'];
+const FAILING_KEYWORDS = ['type', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf', 'notAllDigits', 'regexp', 'uniqueLines', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate', 'dnsName', 'punycode', 'additionalProperties'];
 
 function walkSchema(schema: JsonSchema, ptr: string, visit: (s: JsonSchema, ptr: string) => void): void {
   visit(schema, ptr);

@@ -7,10 +7,11 @@
 import Ajv, { type Options } from 'ajv';
 import ajvErrors from 'ajv-errors';
 import addFormats from 'ajv-formats';
+import { dnsNameProblem } from '../src/shared/domains';
 import { containsCertificate, containsPrivateKey, isChainBalanced, isPemCertificate, isPemPrivateKey } from './pem';
 
 /** Keywords the project adds; each is documented in docs/adding-a-setting.md. */
-export const PROJECT_KEYWORDS = ['notAllDigits', 'regexp', 'uniqueLines', 'x-summary', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate'] as const;
+export const PROJECT_KEYWORDS = ['notAllDigits', 'regexp', 'uniqueLines', 'x-summary', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate', 'dnsName', 'punycode'] as const;
 
 export function addVocabulary(ajv: Ajv, opts: { formats?: boolean; messages?: boolean } = {}): Ajv {
   if (opts.formats !== false) addFormats(ajv);
@@ -68,6 +69,37 @@ export function addVocabulary(ajv: Ajv, opts: { formats?: boolean; messages?: bo
   pem('pemNoPrivateKey', (d) => !containsPrivateKey(d));
   pem('pemPrivateKey', isPemPrivateKey);
   pem('pemNoCertificate', (d) => !containsCertificate(d));
+  // a domain name by the DNS rules (src/shared/domains.ts dnsNameProblem): `{}`, `wildcard: true` allows a
+  // leading `*.`, `lowercase: true` refuses capitals (fields the server stores as written); the empty string
+  // passes (minLength or a pattern decides). Beside `punycode`, a name that is not ASCII is left to that
+  // keyword's message; beside `maxLength`, the length to that one's, so one mistake gets one message.
+  ajv.addKeyword({
+    keyword: 'dnsName',
+    type: 'string',
+    schemaType: 'object',
+    compile: (opts: { wildcard?: boolean; lowercase?: boolean }, parent: { [k: string]: unknown }) => {
+      const wildcard = opts.wildcard === true;
+      return (data: string) => {
+        if (data === '') return true;
+        if (opts.lowercase === true && /[A-Z]/.test(data)) return false;
+        const p = dnsNameProblem(data, { wildcard });
+        if (p === null) return true;
+        if (p === 'unicode' && parent.punycode === true) return true;
+        if (p === 'length' && typeof parent.maxLength === 'number') return true;
+        return false;
+      };
+    },
+    errors: false,
+  });
+  // only ASCII: a Chinese domain is written in its punycode form (xn--…)
+  ajv.addKeyword({
+    keyword: 'punycode',
+    type: 'string',
+    schemaType: 'boolean',
+    // eslint-disable-next-line no-control-regex
+    validate: (on: boolean, data: string) => !on || !/[^\x00-\x7f]/.test(data),
+    errors: false,
+  });
   // annotation only: a setting's summary rules may be embedded in a schema for the gallery
   ajv.addKeyword({ keyword: 'x-summary', schemaType: 'array' });
   // ajv-errors needs allErrors; the first-error validators (./bounded.ts) go without the Chinese texts

@@ -4,7 +4,7 @@
 // first: stops at once on another Node.js than package.json engines.node (scripts/require-node.cjs)
 import '../../scripts/require-node.cjs';
 import { configFromEnv, flag } from './config';
-import { openDatabase } from './db';
+import { openDatabase, withStartupLock } from './db';
 import { DataDirInUseError } from './db/lock';
 import { buildApp } from './app';
 import { seedDemo } from './seed/demo';
@@ -30,23 +30,27 @@ async function main() {
   console.log(`正在打开数据库并执行迁移（${config.databaseUrl ? 'PostgreSQL' : 'PGlite ' + config.dataDir}）……`);
   // on PGlite a request waits for the database at most DB_WAIT_MS, behind at most DB_QUEUE_MAX others (docs/operations.md)
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, queue: config.dbQueue });
-  const seeded = config.seedDemo ? await seedDemo(db) : false;
-  if (seeded) console.log('已创建演示账号与服务。');
-  // the demo's services fetch from the demo origin on the edge (docs/edge.md)
-  if (seeded) await seedDemoOrigins(db, config.edge.demoOrigin);
-  // the demo's traffic statistics on first start (docs/statistics.md; SEED_TRAFFIC=0 skips it)
-  const trafficSeed = config.seedDemo ? trafficSeedFromEnv() : null;
-  let shown = -1;
-  const onProgress = (done: number, days: number) => {
-    if (done !== shown) console.log(`正在生成演示流量数据：${done} / ${days} 天`);
-    shown = done;
-  };
-  const traffic = trafficSeed ? await seedTraffic(db, { ...trafficSeed, onProgress }) : null;
-  // the demo's bills from that traffic (docs/billing.md "The demo")
-  if (traffic?.seeded) {
-    console.log('正在根据流量生成演示账单……');
-    await seedDemoBills(db);
-  }
+  // the seeds under the start's lock: a second server started at the same moment waits, then finds them done
+  const { seeded, traffic } = await withStartupLock(db, async () => {
+    const seeded = config.seedDemo ? await seedDemo(db) : false;
+    if (seeded) console.log('已创建演示账号与服务。');
+    // the demo's services fetch from the demo origin on the edge (docs/edge.md)
+    if (seeded) await seedDemoOrigins(db, config.edge.demoOrigin);
+    // the demo's traffic statistics on first start (docs/statistics.md; SEED_TRAFFIC=0 skips it)
+    const trafficSeed = config.seedDemo ? trafficSeedFromEnv() : null;
+    let shown = -1;
+    const onProgress = (done: number, days: number) => {
+      if (done !== shown) console.log(`正在生成演示流量数据：${done} / ${days} 天`);
+      shown = done;
+    };
+    const traffic = trafficSeed ? await seedTraffic(db, { ...trafficSeed, onProgress }) : null;
+    // the demo's bills from that traffic (docs/billing.md "The demo")
+    if (traffic?.seeded) {
+      console.log('正在根据流量生成演示账单……');
+      await seedDemoBills(db);
+    }
+    return { seeded, traffic };
+  });
   const app = await buildApp({ db, config, registry: loadRegistry() });
   if (traffic?.seeded) app.log.info(`已生成演示流量数据：${traffic.ms} ms，${JSON.stringify(traffic.rows)}`);
   if (seeded) app.log.info('已创建演示数据：demo / demo123456，demo2fa / demo123456（短信验证码见日志与 sms_outbox 表）');

@@ -75,6 +75,47 @@ export interface DomainEntry {
   check: { status: CnameStatus; resolved: string[]; checked_at: string } | null;
 }
 
+/** The longest label of a domain (RFC 1035). */
+export const DOMAIN_LABEL_MAX_LENGTH = 63;
+
+/**
+ * What is wrong with a domain name by the DNS rules the edge holds names by (issue 34 item 13), or null:
+ * `unicode` — not ASCII (a Chinese name must be written in its punycode form, xn--…);
+ * `length` — more than 253 characters; `label` — a label of more than 63; `form` — anything else: a label
+ * that is empty, has a character other than a letter, digit or hyphen, or starts or ends with a hyphen,
+ * a single label, or a last label that does not start with a letter. With `wildcard`, a leading `*.` is
+ * allowed. The one rule of every domain field: schemas use it through the `dnsName` keyword
+ * (schemas/vocabulary.ts), which the console and the server both compile.
+ */
+export type DnsNameProblem = 'unicode' | 'length' | 'label' | 'form';
+
+export function dnsNameProblem(name: string, opts: { wildcard?: boolean } = {}): DnsNameProblem | null {
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7f]/.test(name)) return 'unicode';
+  if (name.length > DOMAIN_MAX_LENGTH) return 'length';
+  const bare = opts.wildcard && name.startsWith('*.') ? name.slice(2) : name;
+  const labels = bare.split('.');
+  if (labels.length < 2) return 'form';
+  let tooLong = false;
+  for (const l of labels) {
+    if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/.test(l)) return 'form';
+    if (l.length > DOMAIN_LABEL_MAX_LENGTH) tooLong = true;
+  }
+  if (!/^[A-Za-z]/.test(labels[labels.length - 1]!)) return 'form';
+  return tooLong ? 'label' : null;
+}
+
+/**
+ * The domains that may serve a host, in the edge's order (src/edge/lua/edge_core.lua `host_id`): the name
+ * itself, then its wildcard parents from the nearest (`a.b.example.com` → `*.b.example.com`,
+ * `*.example.com`, `*.com`). The first of them that is bound to a service serves the host.
+ */
+export function servingCandidates(host: string): string[] {
+  const out = [host];
+  for (let i = host.indexOf('.'); i >= 0; i = host.indexOf('.', i + 1)) out.push(`*${host.slice(i)}`);
+  return out;
+}
+
 /** Lower case, no trailing dot, trimmed. */
 export function normalizeDomain(d: string): string {
   return d.trim().toLowerCase().replace(/\.$/, '');

@@ -261,6 +261,8 @@ export const EDGE_RULE_TEXTS = {
   /** The check of the URI extraction pattern. */
   patternInvalid: 'URI 提取模式不是合法的正则表达式',
   needRequest: '请提供服务名称或要测试的规则',
+  /** A value of a rule holding CR, LF or another control character (issue 34 item 14): the edge would answer 500. */
+  controlChar: '不能包含回车、换行、制表符等控制字符，如需在地址中使用请写作 URL 编码（如 %0A）',
 } as const;
 
 /** Why a program in the rule language does not parse. */

@@ -121,9 +121,13 @@ describe('CORS', () => {
       expect(r.headers['access-control-allow-origin']).toBeUndefined();
       expect(r.headers['access-control-allow-credentials']).toBeUndefined();
       expect(r.headers['access-control-expose-headers']).toBeUndefined();
+      // the answer depends on Origin all the same (issue 34 item 15)
+      expect(varies(r)).toContain('origin');
     }
-    // no Origin at all: none
-    expect((await edge.request(site, '/echo/c4')).headers['access-control-allow-origin']).toBeUndefined();
+    // no Origin at all: none, with Vary: Origin
+    const none = await edge.request(site, '/echo/c4');
+    expect(none.headers['access-control-allow-origin']).toBeUndefined();
+    expect(varies(none)).toContain('origin');
     // over HTTPS and from the cache alike
     const a = await edge.request(site, '/css/site.css', { https: true, headers: { origin: 'https://app.example.com' } });
     const b = await edge.request(site, '/css/site.css', { https: true, headers: { origin: 'https://app.example.com' } });
@@ -143,6 +147,8 @@ describe('CORS', () => {
     const bad = await edge.request(site, path, { headers: { origin: 'https://evil.example.com' } });
     expect(bad.headers['access-control-allow-origin']).toBeUndefined();
     expect(bad.headers['access-control-allow-methods']).toBeUndefined();
+    expect(varies(bad).filter((v) => v === 'x-test-vary')).toHaveLength(1);
+    expect(varies(bad).filter((v) => v === 'origin')).toHaveLength(1);
   });
 
   test('a preflight is answered by the edge as configured, and never reaches the origin', async () => {
@@ -162,6 +168,7 @@ describe('CORS', () => {
     const bad = await edge.request(site, '/echo/c6', { method: 'OPTIONS', headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'PUT' } });
     expect(bad.status).toBe(403);
     expect(bad.headers['access-control-allow-origin']).toBeUndefined();
+    expect(varies(bad)).toContain('origin');
     expect(bad.headers['access-control-allow-methods']).toBeUndefined();
     expect(edge.origin.hits.get('/echo/c6')).toBeUndefined();
 

@@ -347,6 +347,21 @@ describe('killing the reporter', () => {
   });
 });
 
+test('force-HTTPS 301s are counted for their domain and service, bytes and a 3xx each (issue 34 item 15), and billed', async () => {
+  const host = 'act10.demo-example.com';
+  await edge.enableHttps(host, { forceHttps: true });
+  await edge.waitLive();
+  const answers: Raw[] = [];
+  for (const p of ['/echo/f1', '/echo/f2?a=1', '/css/site.css']) answers.push(await raw(host, p));
+  expect(answers.map((r) => r.status)).toEqual([301, 301, 301]);
+  await flushLog();
+  const sent = answers.reduce((a, r) => a + r.bytes, 0);
+  await until('301 入库', async () => ((await stored(host)).reqs >= 3 ? true : null));
+  expect(await stored(host)).toMatchObject({ reqs: 3, bytes: sent, s3xx: 3, s2xx: 0 });
+  const data = (await edge.client.get(`/api/flow/statistic/?query_type=domain&query_value=${host}`)).json().data;
+  expect(data.usageData).toMatchObject({ reqs_total: 3, flow_total: sent });
+});
+
 test("the agent's preheat fills the cache but is not the customer's traffic; the node's own headers never reach the origin", async () => {
   const host = 'act7.demo-example.com';
   const res = await edge.client.post('/api/preheat', { urls: [`http://${host}/css/site.css?t=preheat`] });

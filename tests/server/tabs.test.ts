@@ -158,9 +158,17 @@ describe('cost control', () => {
     expect(await messages('服务已因带宽封顶暂停')).toHaveLength(1);
     // the next midnight does not resume it without auto_resume
     expect((await runCostControl(s.db, new Date(nextBeijingMidnight(now).getTime() + 1000))).resumed).toEqual([]);
+    // a cap still under the sample that paused it keeps it paused
+    await save('cost_control', 'demo-shop', { enable: true, bandwidth_cap_mbps: 110, action: 'pause', auto_resume: false });
+    expect(await status('demo-shop')).toBe('PAUSED');
+    // raising the cap above it resumes at once, with the message, without waiting for the job (issue 34 item 15)
     await save('cost_control', 'demo-shop', { enable: true, bandwidth_cap_mbps: 200, action: 'pause', auto_resume: false });
-    expect(await runCostControl(s.db, now)).toMatchObject({ resumed: ['demo-shop'] });
     expect(await status('demo-shop')).toBe('NORMAL');
+    expect(await messages('服务已恢复')).toEqual([expect.stringContaining('服务 demo-shop 已解除带宽封顶暂停')]);
+    expect((await s.db.selectFrom('cost_control_state').select('paused').where('bucket_id', '=', (await s.db.selectFrom('buckets').select('id').where('name', '=', 'demo-shop').executeTakeFirstOrThrow()).id).executeTakeFirstOrThrow()).paused).toBe(false);
+    // the job finds nothing left to resume, and tells no one twice
+    expect(await runCostControl(s.db, now)).toEqual({ paused: [], resumed: [], notified: [] });
+    expect(await messages('服务已恢复')).toHaveLength(1);
   });
 
   it('resumes at the next Beijing midnight with auto_resume, or when turned off', async () => {
@@ -171,9 +179,10 @@ describe('cost control', () => {
     expect((await runCostControl(s.db, new Date(nextBeijingMidnight(now).getTime() - 1000))).resumed).toEqual([]);
     expect((await runCostControl(s.db, nextBeijingMidnight(now))).resumed).toEqual(['demo-pay']);
     expect((await runCostControl(s.db, now)).paused).toEqual(['demo-pay']);
+    // turned off: resumed by the save itself
     await save('cost_control', 'demo-pay', { enable: false, bandwidth_cap_mbps: 10, action: 'pause', auto_resume: true });
-    expect((await runCostControl(s.db, now)).resumed).toEqual(['demo-pay']);
     expect(await status('demo-pay')).toBe('NORMAL');
+    expect((await runCostControl(s.db, now)).resumed).toEqual([]);
   });
 
   it('only tells the account once per excess in notify mode', async () => {

@@ -20,6 +20,49 @@ function fieldErrors(schema: JsonSchema, value: unknown) {
   return validate(value) ? [] : toFieldErrors(validate.errors);
 }
 
+describe('dnsName and punycode (issue 34 item 13: names the node can hold)', () => {
+  const name = { type: 'string', dnsName: {} };
+  const wild = { type: 'string', dnsName: { wildcard: true } };
+  const l63 = 'a'.repeat(63);
+
+  it.each(['www.example.com', 'a.b', 'xn--fiqs8s.cn', 'www.xn--fsqu00a.xn--fiqs8s', 'A-1.Example.COM', `${l63}.${l63}.${l63}.${'b'.repeat(61)}`, ''])('accepts %p', (v) => {
+    expect(accepts(name, v)).toBe(true);
+  });
+
+  it.each([
+    `${'a'.repeat(64)}.com`, // a label of 64
+    `${l63}.${l63}.${l63}.${'b'.repeat(62)}`, // 254 characters
+    'localhost', '-a.example.com', 'a-.example.com', 'a..example.com', 'a_b.example.com', 'a.example.com.', 'a.example.123',
+    'http://a.example.com', 'a.example.com/x', 'a.example.com:80', 'a b.example.com', '*.example.com', '例子.中国', 'www.例子.com',
+  ])('refuses %p', (v) => {
+    expect(accepts(name, v)).toBe(false);
+  });
+
+  it('allows a leading *. only with wildcard, and only there', () => {
+    expect(accepts(wild, '*.example.com')).toBe(true);
+    expect(accepts(wild, 'a.*.example.com')).toBe(false);
+    expect(accepts(wild, '*.com.')).toBe(false);
+    expect(accepts(wild, `*.${'a'.repeat(64)}.com`)).toBe(false);
+  });
+
+  it('with lowercase, refuses capitals', () => {
+    expect(accepts({ type: 'string', dnsName: { lowercase: true } }, 'Www.example.com')).toBe(false);
+    expect(accepts({ type: 'string', dnsName: { lowercase: true } }, 'www.example.com')).toBe(true);
+  });
+
+  it('leaves a Chinese name to punycode, and a long one to maxLength, so one mistake has one message', () => {
+    const schema = {
+      type: 'string', maxLength: 253, dnsName: {}, punycode: true,
+      errorMessage: { maxLength: '太长', dnsName: '格式', punycode: '用 punycode' },
+    };
+    expect(fieldErrors(schema, '例子.中国').map((e) => e.message)).toEqual(['用 punycode']);
+    expect(fieldErrors(schema, `${'a.'.repeat(130)}com`).map((e) => e.message)).toEqual(['太长']);
+    expect(fieldErrors(schema, 'a..com').map((e) => e.message)).toEqual(['格式']);
+    // without punycode beside it, dnsName refuses a name that is not ASCII itself
+    expect(accepts({ type: 'string', dnsName: {} }, '例子.中国')).toBe(false);
+  });
+});
+
 describe('notAllDigits', () => {
   const schema = { type: 'string', notAllDigits: true };
 
@@ -80,7 +123,7 @@ describe('uniqueLines', () => {
 
 describe('the vocabulary itself', () => {
   it('names the keywords it adds, and every ajv made with it knows them', () => {
-    expect([...PROJECT_KEYWORDS]).toEqual(['notAllDigits', 'regexp', 'uniqueLines', 'x-summary', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate']);
+    expect([...PROJECT_KEYWORDS]).toEqual(['notAllDigits', 'regexp', 'uniqueLines', 'x-summary', 'pemCertificate', 'pemChainBalanced', 'pemNoPrivateKey', 'pemPrivateKey', 'pemNoCertificate', 'dnsName', 'punycode']);
     for (const kw of PROJECT_KEYWORDS) expect(ajv.getKeyword(kw)).toBeTruthy();
     const plain = addVocabulary(new Ajv({ allErrors: true, strict: false }), { formats: false });
     for (const kw of PROJECT_KEYWORDS) expect(plain.getKeyword(kw)).toBeTruthy();

@@ -16,7 +16,8 @@
  * and response headers alike: issue 19 item 20); tests/unit/edgerules-form.test.ts checks them
  * against src/shared/edgerules/catalogue.ts. An empty `after` (限速策略) is read as omitted.
  */
-import { errorText, fillText, type FieldError } from '../../../src/shared/errors';
+import { EDGE_RULE_TEXTS, errorText, fillText, type FieldError } from '../../../src/shared/errors';
+import { CONTROL_CHARACTER } from '../../../src/shared/edgerules/check';
 import { checkProgram, EDGE_LIMITS, formatSyntaxError, pcre, programOf } from '../../../src/shared/edgerules';
 import type { Action, Condition, EdgeRuleInput } from '../../../src/shared/edgerules/types';
 import schema from './schema.json';
@@ -49,11 +50,30 @@ function conditionField(conditions: Condition[] | undefined): string | undefined
   return i < 0 ? undefined : `/content/conditions/${i}/rvalue/value`;
 }
 
+/**
+ * Every string of the rule but the program (checked piece by piece by checkProgram) that holds a control
+ * character, at its field (issue 34 item 14: a redirect target with CR/LF saved and the edge answered 500).
+ */
+function controlErrors(value: EdgeRuleInput): FieldError[] {
+  const out: FieldError[] = [];
+  const walk = (v: unknown, path: string) => {
+    if (typeof v === 'string') {
+      if (CONTROL_CHARACTER.test(v)) out.push({ path, message: EDGE_RULE_TEXTS.controlChar });
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}/${i}`));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (!(path === '' && k === 'rule')) walk(x, `${path}/${k}`);
+  };
+  walk(value, '');
+  return out;
+}
+
 export function ruleErrors(value: EdgeRuleInput, context: EdgeRuleContext = {}): FieldError[] {
   const errors: FieldError[] = [];
   if (context.count !== undefined && value.priority > priorityMax(context.count)) {
     errors.push({ path: '/priority', message: priorityMessage(priorityMax(context.count)) });
   }
+  // a value with a control character: said at its field, not again as the compiled program's error
+  const control = controlErrors(value);
+  if (control.length) return [...errors, ...control];
   const { pattern, rule } = programOf(value);
   const custom = value.type === 'custom';
   const check = checkProgram(rule, pattern);

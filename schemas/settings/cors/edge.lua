@@ -1,7 +1,9 @@
 -- 跨域访问（CORS） on the edge: data from edge.ts ({ any, exact, wild, credentials, methods, headers,
 -- expose, max_age }, the values ready to send). The edge decides the Access-Control-* headers of every
--- answer: those of an allowed Origin (Vary: Origin unless every origin is allowed), none for a refused
--- one (the origin's are removed). A preflight (OPTIONS with Origin and Access-Control-Request-Method) is
+-- answer: those of an allowed Origin, none for a refused one (the origin's are removed). Unless every
+-- origin is allowed, every answer carries Vary: Origin — the allowed, the refused and the one without
+-- Origin alike, since each depends on it (a cache downstream must not hand one Origin's answer to
+-- another: issue 34 item 15). A preflight (OPTIONS with Origin and Access-Control-Request-Method) is
 -- answered here and never reaches the origin: 204 for an allowed Origin, 403 (the edge's refusal, which
 -- an error page may answer) for a refused one.
 local M = { order = 20 }
@@ -98,10 +100,10 @@ end
 function M.header(p, req)
   local h = ngx.header
   for i = 1, #HEADERS do h[HEADERS[i]] = nil end
+  if not p.any then vary_origin(h) end
   local a = allowed(p, ngx.var.http_origin)
   if not a then return end
   h["Access-Control-Allow-Origin"] = a
-  if a ~= "*" then vary_origin(h) end
   if p.credentials then h["Access-Control-Allow-Credentials"] = "true" end
   if req.cors_preflight then
     h["Access-Control-Allow-Methods"] = p.methods

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Database } from './schema';
 import { migrationProvider, migrationsFingerprint } from './migrations';
 import { pglitePool, type PgliteQueueOptions } from './pglite-pool';
@@ -87,8 +87,30 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
   }
   const db = new Kysely<Database>({ dialect });
   attachNotifications(db, notifications);
-  await migrate(db);
+  await withStartupLock(db, () => migrate(db));
   return db;
+}
+
+/** The advisory lock of a server's start ('STRT'): migrations and the demo's seed. */
+export const STARTUP_LOCK = 0x53545254;
+
+/**
+ * Runs `fn` holding PostgreSQL's session advisory lock STARTUP_LOCK, waiting for it (issue 34 item 7): two
+ * servers started at once on an empty database migrate and seed one after the other, and the second finds
+ * the work done (the seed crashed on a duplicate key before). The lock lives on one connection set aside
+ * for it; `fn` uses the rest of the pool. On PGlite (one process per data folder) `fn` just runs.
+ */
+export async function withStartupLock<T>(db: DB, fn: () => Promise<T>): Promise<T> {
+  const version = (await sql<{ v: string }>`select version() as v`.execute(db)).rows[0]?.v ?? '';
+  if (/PGlite/i.test(version)) return fn();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${STARTUP_LOCK})`.execute(conn);
+    try {
+      return await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(${STARTUP_LOCK})`.execute(conn);
+    }
+  });
 }
 
 function snapshotFile(): string {

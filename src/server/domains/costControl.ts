@@ -4,7 +4,9 @@
  * type, the newest slot of the last 15 minutes). Above the cap the job pauses the service
  * (buckets.status PAUSED) or only tells the account, once per excess. A paused service resumes when the
  * setting is turned off, when the cap is raised above the sample that paused it, or — with auto_resume —
- * at the next midnight, Beijing time.
+ * at the next midnight, Beijing time. Turning it off or raising the cap resumes at once: saving the setting
+ * runs the resume rule for that service (`resumeIfLifted`, from the settings route; issue 34 item 15 — the
+ * service stayed paused up to the next run, 5 minutes).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
@@ -46,17 +48,24 @@ export async function latestBandwidth(db: DB, bucketId: number, now: Date): Prom
 
 export interface CostControlRun { paused: string[]; resumed: string[]; notified: string[] }
 
-export async function runCostControl(db: DB, now = new Date()): Promise<CostControlRun> {
+/** The resume rule alone, for one service whose setting was just saved: resumed or not. */
+export async function resumeIfLifted(db: DB, bucketId: number, now = new Date()): Promise<boolean> {
+  return (await runCostControl(db, now, { bucketId, resumeOnly: true })).resumed.length > 0;
+}
+
+export async function runCostControl(db: DB, now = new Date(), only?: { bucketId: number; resumeOnly: boolean }): Promise<CostControlRun> {
   const run: CostControlRun = { paused: [], resumed: [], notified: [] };
   // services with the setting stored, and services this job paused (their setting may be gone or off)
-  const rows = await db
+  let query = db
     .selectFrom('buckets')
     .leftJoin('service_settings as s', (j) => j.onRef('s.bucket_id', '=', 'buckets.id').on('s.setting_id', '=', 'cost_control'))
     .leftJoin('cost_control_state as st', 'st.bucket_id', 'buckets.id')
     .select(['buckets.id', 'buckets.name', 'buckets.owner_id', 'buckets.status', 's.value', 'st.paused', 'st.paused_at', 'st.paused_mbps', 'st.notified_slot'])
-    .where((eb) => eb.or([eb('s.bucket_id', 'is not', null), eb('st.paused', '=', true)]))
-    .execute();
+    .where((eb) => eb.or([eb('s.bucket_id', 'is not', null), eb('st.paused', '=', true)]));
+  if (only) query = query.where('buckets.id', '=', only.bucketId);
+  const rows = await query.execute();
   for (const r of rows) {
+    if (only?.resumeOnly && !r.paused) continue;
     const v = (r.value ?? null) as CostControlValue | null;
     const on = Boolean(v?.enable);
     const sample = on ? await latestBandwidth(db, r.id, now) : null;
@@ -70,13 +79,16 @@ export async function runCostControl(db: DB, now = new Date()): Promise<CostCont
         v!.bandwidth_cap_mbps > Number(r.paused_mbps) ||
         (v!.auto_resume && r.paused_at !== null && now >= nextBeijingMidnight(new Date(r.paused_at as any)));
       if (resume) {
-        await db.transaction().execute(async (trx) => {
-          await trx.updateTable('buckets').set({ status: 'NORMAL' }).where('id', '=', r.id).where('status', '=', PAUSED_STATUS).execute();
-          await trx.updateTable('cost_control_state').set({ ...state, paused: false, paused_at: null }).where('bucket_id', '=', r.id).execute();
+        // once, whoever gets here first (a save and the job at the same moment): the row still paused decides
+        const done = await db.transaction().execute(async (trx) => {
+          const lifted = await trx.updateTable('cost_control_state').set({ ...state, paused: false, paused_at: null }).where('bucket_id', '=', r.id).where('paused', '=', true).returning('bucket_id').executeTakeFirst();
+          if (lifted) await trx.updateTable('buckets').set({ status: 'NORMAL' }).where('id', '=', r.id).where('status', '=', PAUSED_STATUS).execute();
+          return Boolean(lifted);
         });
+        if (!done) continue;
         await notify(db, r.owner_id, { category: 'service', title: '服务已恢复', body: `服务 ${r.name} 已解除带宽封顶暂停，恢复加速。`, link: `/services/${r.name}/` });
         run.resumed.push(r.name);
-      } else {
+      } else if (!only?.resumeOnly) {
         await db.updateTable('cost_control_state').set(state).where('bucket_id', '=', r.id).execute();
       }
       continue;

@@ -20,6 +20,7 @@ import { ok } from '../http/envelope';
 import { nodeByKey } from './repo';
 import { EDGE_KEY_ERROR } from './routes';
 import { EDGE_API_PREFIX, EDGE_POLL_MAX_SECONDS } from '../../shared/edge';
+import { servingCandidates } from '../../shared/domains';
 import { CACHE_KEY_SETTINGS, EDGE_PURGE_MAX_TASKS, type CacheKeySettings, type EdgePurgeTask, type PurgeKind } from '../../shared/purge';
 import { nextAnnouncement } from '../purge/signal';
 import { recordOutcomes } from '../purge/outcome';
@@ -55,12 +56,14 @@ export async function tasksForNode(db: DB, registry: SettingRegistry, nodeId: nu
     .execute();
   if (!rows.length) return [];
   const hosts = [...new Set(rows.map((r) => r.domain))];
+  // a host's service: its own domain's, else its nearest wildcard parent's (as the edge serves it)
+  const candidates = [...new Set(hosts.flatMap((h) => servingCandidates(h.toLowerCase())))];
   const services = await db
     .selectFrom('bucket_domains as d')
     .innerJoin('buckets as b', 'b.id', 'd.bucket_id')
     .leftJoin('cost_control_state as c', 'c.bucket_id', 'b.id')
     .select(['d.domain', 'b.id', 'b.kind', 'c.paused'])
-    .where('d.domain', 'in', hosts)
+    .where('d.domain', 'in', candidates)
     .execute();
   const stored = services.length
     ? await db
@@ -82,8 +85,12 @@ export async function tasksForNode(db: DB, registry: SettingRegistry, nodeId: nu
     }
     return out;
   };
-  const byHost = new Map(services.map((s) => [s.domain.toLowerCase(), { id: s.id, paused: !!s.paused, settings: effective(s.id, s.kind) }]));
-  return rows.map((r) => ({ id: r.id, kind: r.kind as PurgeKind, target: r.target, host: r.domain, service: byHost.get(r.domain) ?? null }));
+  const byDomain = new Map(services.map((s) => [s.domain.toLowerCase(), { id: s.id, paused: !!s.paused, settings: effective(s.id, s.kind) }]));
+  const serviceOf = (host: string) => {
+    const d = servingCandidates(host.toLowerCase()).find((c) => byDomain.has(c));
+    return d ? byDomain.get(d)! : null;
+  };
+  return rows.map((r) => ({ id: r.id, kind: r.kind as PurgeKind, target: r.target, host: r.domain, service: serviceOf(r.domain) }));
 }
 
 export async function edgePurgeRoutes(app: FastifyInstance, db: DB, registry: SettingRegistry): Promise<void> {

@@ -24,6 +24,7 @@ import { ok } from '../http/envelope';
 import { assertNotLocked } from '../settings/routes';
 import { validate } from './validate';
 import { dataScopeTo } from '../buckets/repo';
+import { servingCandidates } from '../../shared/domains';
 import {
   DAILY_QUOTA,
   hostOf,
@@ -67,9 +68,16 @@ export function purgeRoutes(app: FastifyInstance, db: DB): void {
     const hosts = [...new Set(targets.map((t) => hostOf(t)!))];
     // the account's services, or for a sub-account limited to authorized services, the granted ones
     const scope = dataScopeTo(db.selectFrom('buckets').select('buckets.id'), user);
-    const owned = await db.selectFrom('bucket_domains').select('domain').where('bucket_id', 'in', scope).where('domain', 'in', hosts).execute();
-    const ownedSet = new Set(owned.map((o) => o.domain));
-    const foreign = targets.findIndex((t) => !ownedSet.has(hostOf(t)!));
+    // a host is served by its own domain or else its nearest wildcard parent, whoever holds it (as the
+    // edge chooses): the account's when that domain is one of its services' (issue 34 item 15, 21224)
+    const candidates = [...new Set(hosts.flatMap(servingCandidates))];
+    const bound = new Set((await db.selectFrom('bucket_domains').select('domain').where('domain', 'in', candidates).execute()).map((o) => o.domain));
+    const ownedSet = new Set((await db.selectFrom('bucket_domains').select('domain').where('bucket_id', 'in', scope).where('domain', 'in', candidates).execute()).map((o) => o.domain));
+    const serving = (host: string) => servingCandidates(host).find((d) => bound.has(d));
+    const foreign = targets.findIndex((t) => {
+      const d = serving(hostOf(t)!);
+      return !d || !ownedSet.has(d);
+    });
     if (foreign >= 0) {
       const path = kind === 'rule' ? `/rules/${foreign}` : `/urls/${foreign}`;
       throw new ApiError(21224, 400, [{ path, message: `${hostOf(targets[foreign])} 不是本账号服务下的域名` }]);

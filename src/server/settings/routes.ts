@@ -24,6 +24,7 @@ import { ApiError, VALIDATION_ERROR } from '../http/errors';
 import { ok, okResponse } from '../http/envelope';
 import { bucketForUser, type BucketRow } from '../buckets/repo';
 import { readSetting, saveSetting } from './repo';
+import { resumeIfLifted } from '../domains/costControl';
 import { settingReadAnswer, settingSerializers, settingWriteAnswer } from './answer';
 
 const bucketNameProp = { type: 'string', minLength: 1, errorMessage: { type: '请填写服务名称', minLength: '请填写服务名称' } };
@@ -133,6 +134,8 @@ export function settingRoutes(app: FastifyInstance, db: DB, registry: SettingReg
     // the value and its log row in one statement; a suspended live configuration stores nothing (23802)
     const saved = await saveSetting(db, bucket.id, id, result.value, user, ip, { action: 'setting.update', target: `${bucket.name}/${id}`, detail: { value: result.value } });
     if (!saved) throw new ApiError(23802, 403);
+    // a bandwidth cap turned off or raised resumes its paused service now, not at the job's next run
+    if (id === 'cost_control') await resumeIfLifted(db, bucket.id);
     const summary = await summaryOf(bucket, id, result.value);
     reply.serializer(serializers.write(registry.get(id)!));
     return ok(result.value, summary);

@@ -21,9 +21,35 @@ export function checkProgram(rule: string, pattern = ''): CheckResult {
   }
   const r = parse(rule, { groups });
   if (!r.ok) return { ok: false, part: 'rule', error: r.error };
-  const bad = badConstantRegex(r.program);
+  const bad = badConstantRegex(r.program) ?? controlInValue(r.program);
   if (bad) return { ok: false, part: 'rule', error: bad };
   return { ok: true };
+}
+
+/** CR, LF, the other characters below 0x20 and DEL (issue 34 item 14). */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+
+/**
+ * The first text or quoted string of the program that holds a control character: such a value would
+ * reach a header or a URI on the edge (which then answers 500). Whitespace between a program's pieces is
+ * layout and dropped by the parser; a control character written inside a quote or escaped with `\` is a
+ * value's.
+ */
+function controlInValue(program: Program): SyntaxError | null {
+  const walk = (pieces: Piece[]): SyntaxError | null => {
+    for (const p of pieces) {
+      if ((p.kind === 'text' || p.kind === 'string') && CONTROL_CHARACTER.test(p.value)) {
+        return { reason: EDGE_RULE_TEXTS.controlChar, start: p.start, end: p.end, ...lineColumn(program.source, p.start) };
+      }
+      if (p.kind === 'call') for (const a of p.args) {
+        const inner = walk(a.pieces);
+        if (inner) return inner;
+      }
+    }
+    return null;
+  };
+  return walk(program.pieces);
 }
 
 /** The argument that holds the regular expression of each matching function (0-based). */
