@@ -54,6 +54,7 @@ import { externalSection } from './external/section';
 import { toFieldErrors } from '../../schemas/errors';
 import { errorBody, SERVER_BUSY_CODE, UNKNOWN_ERROR_CODE } from '../shared/errors';
 import { DatabaseBusyError } from './db/pglite-pool';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from './db/faults';
 import { consolePageHeaders } from './http/csp';
 import { registerJsonBody } from './http/body';
 import { registerApiHeaders } from './http/headers';
@@ -93,6 +94,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (err.statusCode && err.statusCode < 500) return reply.status(err.statusCode).send(errorBody(VALIDATION_ERROR));
     // the embedded database could not be had in time (src/server/db/pglite-pool.ts): come back in a moment
     if (err instanceof DatabaseBusyError) return reply.status(503).header('retry-after', '1').send(errorBody(SERVER_BUSY_CODE));
+    // the database is down, hung past its timeouts or full (./db/faults.ts): the same, come back later
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: { message: err?.message, code: err?.code } }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_S)).send(errorBody(SERVER_BUSY_CODE));
+    }
     req.log.error(err);
     return reply.status(500).send(errorBody(UNKNOWN_ERROR_CODE));
   });

@@ -24,6 +24,9 @@ import { outboxSender } from './sms/outbox';
 import { scheduleCertificateJobs } from './certificates/section';
 import { seedDemoOrigins } from './seed/edge';
 
+/** How long a clean shutdown may take before the process exits anyway (SHUTDOWN_TIMEOUT_MS, default 8 s). */
+const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 8000);
+
 async function main() {
   const config = configFromEnv();
   // progress on the terminal of `npm start` (plain lines; the server's own log follows)
@@ -69,6 +72,12 @@ async function main() {
   const close = async () => {
     if (closing) return; // Ctrl-C reaches the server both from the terminal and from npm start
     closing = true;
+    // whatever the database does (down, hung: a request or the pool's end waiting on it), the process is gone
+    // within SHUTDOWN_TIMEOUT_MS (issue 34 item 6: SIGTERM once left it running 40 s and more)
+    setTimeout(() => {
+      console.error(`关闭超时（${SHUTDOWN_TIMEOUT_MS} ms）：数据库或请求未能按时结束，强制退出。`);
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
     stopCleanup();
     stopPurge();
     stopBilling();

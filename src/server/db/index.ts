@@ -35,6 +35,19 @@ export interface OpenOptions {
   thread?: boolean;
 }
 
+/**
+ * PostgreSQL's timeouts (issue 34 item 6), so that a database that is down or hung answers an error the
+ * server turns into 503 (./faults.ts) instead of holding requests: a connection within DB_CONNECT_TIMEOUT_MS
+ * (5 s), a lock within DB_LOCK_TIMEOUT_MS (5 s), a statement within DB_STATEMENT_TIMEOUT_MS (30 s; the demo's
+ * traffic seed has the longest), and an answer at all within DB_QUERY_TIMEOUT_MS (the client's own limit, for a
+ * server that stopped answering: 35 s). Migrations run on a pool of their own without these limits.
+ */
+export function dbTimeouts(env: NodeJS.ProcessEnv = process.env): { connectMs: number; lockMs: number; statementMs: number; queryMs: number } {
+  const n = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+  const statementMs = n(env.DB_STATEMENT_TIMEOUT_MS, 30000);
+  return { connectMs: n(env.DB_CONNECT_TIMEOUT_MS, 5000), lockMs: n(env.DB_LOCK_TIMEOUT_MS, 5000), statementMs, queryMs: n(env.DB_QUERY_TIMEOUT_MS, statementMs > 0 ? statementMs + 5000 : 0) };
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<DB> {
   let dialect: PostgresDialect;
   let notifications: Notifications;
@@ -42,10 +55,30 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
     const pg = await import('pg');
     const { Pool, types } = pg.default ?? pg;
     types.setTypeParser(20, (v: string) => Number(v)); // bigint and count() as numbers, as PGlite returns them
-    const pool = new Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const t = dbTimeouts();
+    // migrations first, on a pool of their own: a migration may wait for its locks and take its time
+    const migrations = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new Pool({ connectionString: opts.databaseUrl, max: 2, connectionTimeoutMillis: t.connectMs }) }) });
+    try {
+      await withStartupLock(migrations, () => migrate(migrations));
+    } finally {
+      await migrations.destroy();
+    }
+    const pool = new Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: t.connectMs,
+      ...(t.statementMs > 0 ? { statement_timeout: t.statementMs } : {}),
+      ...(t.lockMs > 0 ? { lock_timeout: t.lockMs } : {}),
+      ...(t.queryMs > 0 ? { query_timeout: t.queryMs } : {}),
+      keepAlive: true,
+    });
     // an idle connection the server ends (a restart, an administrator, a dropped test database) is
     // reported on the pool; without a listener it would end the process (node-postgres' advice)
     pool.on('error', (e: Error) => console.warn(`PostgreSQL: an idle connection ended: ${e.message}`));
+    // the pool listens on idle connections only: one lost while a request holds it (between its statements,
+    // in a transaction) would end the process with an unhandled 'error' (issue 34 item 6); its statements
+    // fail on their own and the request answers 503 (./faults.ts)
+    pool.on('connect', (client: { on(event: 'error', cb: (e: Error) => void): void }) => client.on('error', (e: Error) => console.warn(`PostgreSQL: a connection in use ended: ${e.message}`)));
     notifications = pgNotifications(opts.databaseUrl, pool); // LISTEN/NOTIFY for the caches (./notify.ts)
     dialect = new PostgresDialect({ pool });
   } else {
@@ -87,7 +120,6 @@ export async function openDatabase(opts: OpenOptions): Promise<DB> {
   }
   const db = new Kysely<Database>({ dialect });
   attachNotifications(db, notifications);
-  await withStartupLock(db, () => migrate(db));
   return db;
 }
 
@@ -104,7 +136,11 @@ export async function withStartupLock<T>(db: DB, fn: () => Promise<T>): Promise<
   const version = (await sql<{ v: string }>`select version() as v`.execute(db)).rows[0]?.v ?? '';
   if (/PGlite/i.test(version)) return fn();
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${STARTUP_LOCK})`.execute(conn);
+    // tried every 200 ms rather than waited for in one statement: the wait for the other server is no hung
+    // database, and no statement or query timeout of the pool may cut it
+    while (!(await sql<{ ok: boolean }>`select pg_try_advisory_lock(${STARTUP_LOCK}) as ok`.execute(conn)).rows[0]?.ok) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
     try {
       return await fn();
     } finally {
