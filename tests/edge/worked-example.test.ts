@@ -40,7 +40,8 @@ test('without the setting, an expired page with the origin down is an error; wit
   expect((await edge.request('www.demo-example.com', PAGE)).status).toBe(200);
   expect((await edge.request('static.demo-example.com', PAGE)).status).toBe(200);
   await edge.saveLive('demo-www', 'always_online', { enable: true, max_stale: 86400, include_5xx: false });
-  await new Promise((r) => setTimeout(r, 1500));
+  // max-age=1 in nginx's whole seconds: stale for certain only after two (1.5 s left it fresh now and then)
+  await new Promise((r) => setTimeout(r, 2500));
   // the origin goes down: both services now point at a port where nothing listens (written as the demo
   // seed writes origins; closing the demo origin instead let another test's origin take its port)
   const down = JSON.stringify({ protocol: 'http', host: '', servers: [{ address: '127.0.0.1', port: 9, weight: 10, backup: false }], failover: { enable: false, timeout: 2, max_fails: 1 } });

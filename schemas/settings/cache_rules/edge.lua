@@ -26,7 +26,6 @@ function M.access(rules, req)
   local r = M.match(rules, ngx.var.uri)
   if not r then return end
   req.fetch.ttl = r.ttl
-  ngx.var.edge_cache_ttl = r.ttl
   if r.ignore_query then req.key_args = "" end
 end
 

@@ -164,7 +164,7 @@ function clientServer(o: NodeOptions, listens: string[], extra: string[], locati
     ...[
       'edge_service ""', 'edge_svc ""', 'edge_fetch ""', 'edge_cache_key ""', 'edge_real_ip $remote_addr', 'edge_xff $proxy_add_x_forwarded_for',
       'edge_fwd_proto $scheme', 'edge_accept_encoding $http_accept_encoding', 'edge_rate_after 0', 'edge_img_w "-"', 'edge_img_h "-"',
-      'edge_img_q 75', 'edge_stash ""', 'edge_refusal ""', 'edge_cache_ttl ""', 'edge_rules_done ""',
+      'edge_img_q 75', 'edge_stash ""', 'edge_refusal ""',
       ...Array.from({ length: PUSH_SLOTS }, (_, i) => `edge_push${i + 1} ""`),
     ].map((v) => `    set $${v};`),
     '    add_header X-Cache $edge_x_cache always;',

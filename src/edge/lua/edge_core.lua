@@ -326,6 +326,9 @@ function M.http_cache(req)
   end
 end
 
+-- the methods whose successful answer invalidates the stored answers of their URL (RFC 9111 §4.4)
+local UNSAFE = { POST = true, PUT = true, DELETE = true, PATCH = true }
+
 function M.header()
   local req = current()
   if not req then return end
@@ -337,6 +340,11 @@ function M.header()
   M.http_cache(req)
   for _, e in ipairs(req.svc.hooks.header) do
     e.m.header(e.p, req)
+  end
+  -- before the answer leaves (in the log phase a client's next request could still meet the stored copy)
+  if UNSAFE[req.method] and not req.invalidated then
+    req.invalidated = true
+    M.invalidate(req)
   end
 end
 
@@ -364,7 +372,6 @@ end
 -- RFC 9111 §4.4: a successful unsafe request removes the stored answer of its URL and of its Location and
 -- Content-Location on the same host (the cache file of their key, as a URL purge does: src/edge/purge/cache.ts;
 -- the key's query part is the URL's own, i.e. as 保留所有参数 keeps it)
-local UNSAFE = { POST = true, PUT = true, DELETE = true, PATCH = true }
 
 local function drop_cached(key)
   local dir = opts.cache_dir
@@ -398,7 +405,6 @@ end
 function M.log()
   local req = current()
   if not req then return end
-  if UNSAFE[req.method] then M.invalidate(req) end
   for _, e in ipairs(req.svc.hooks.log) do
     e.m.log(e.p, req)
   end

@@ -149,21 +149,14 @@ function M.header()
   end
   local ttl = tonumber(f.ttl)
   if not ttl then return M.origin_policy(h, cc, age, status) end
-  if ttl then
-    -- a cache rule's time replaces the origin's caching headers for the cache (the client still gets them)
-    if RULE_STATUSES[status] then
-      local cc, ex = h["Cache-Control"], h["Expires"]
-      if cc or ex then
-        h["X-Edge-Origin-CC"], h["X-Edge-Origin-Expires"] = cc, ex
-      else
-        h["X-Edge-Origin-None"] = "1"
-      end
-      h["Cache-Control"], h["Expires"] = nil, nil
-      h["X-Accel-Expires"] = tostring(ttl)
-      if cc then M.remember_stale_if_error(cc, ttl) end
-    else
-      h["X-Accel-Expires"] = "0"
-    end
+  -- a cache rule's time replaces the origin's caching headers for the cache (the client still gets them)
+  if RULE_STATUSES[status] then
+    local origin_cc = h["Cache-Control"]
+    M.set_aside(h, origin_cc)
+    h["X-Accel-Expires"] = tostring(ttl)
+    if origin_cc then M.remember_stale_if_error(origin_cc, ttl) end
+  else
+    h["X-Accel-Expires"] = "0"
   end
 end
 
@@ -187,7 +180,7 @@ local function less_age(cc, age)
   return (re_gsub(cc, CC_LIFETIME, function(m) return m[1] .. "=" .. max(tonumber(m[2]) - age, 0) end, "joi"))
 end
 
-local function set_aside(h, cc)
+function M.set_aside(h, cc)
   local ex = h["Expires"]
   if cc or ex then
     h["X-Edge-Origin-CC"], h["X-Edge-Origin-Expires"] = cc, ex
@@ -232,7 +225,7 @@ function M.origin_policy(h, cc, age, status)
       return
     end
     if re_find(cdn, CC_LIFETIME, "joi") then
-      set_aside(h, cc)
+      M.set_aside(h, cc)
       h["Cache-Control"] = less_age(cdn, age)
       local m = re_match(cdn, CC_LIFETIME, "joi")
       M.remember_stale_if_error(cdn, tonumber(m[2]) - age)
@@ -243,13 +236,13 @@ function M.origin_policy(h, cc, age, status)
   -- a time in the past for the cache (X-Accel-Expires @1) keeps the object stale
   if cc and (status == 200 or status == 304) and re_find(cc, CC_NO_CACHE, "joi") and not re_find(cc, CC_NO_STORE, "joi")
     and (h["ETag"] or h["Last-Modified"]) then
-    set_aside(h, cc)
+    M.set_aside(h, cc)
     h["X-Accel-Expires"] = "@1"
     return
   end
   local lifetime = cc and re_find(cc, CC_LIFETIME, "joi")
   if age > 0 and lifetime and not re_find(cc, CC_STOP, "joi") then
-    set_aside(h, cc)
+    M.set_aside(h, cc)
     h["Cache-Control"] = less_age(cc, age)
     return
   end
@@ -262,7 +255,7 @@ function M.origin_policy(h, cc, age, status)
       h["X-Accel-Expires"] = "0"
       return
     end
-    set_aside(h, cc)
+    M.set_aside(h, cc)
     h["Cache-Control"] = (cc and (cc .. ", ") or "") .. "max-age=" .. left
     if cc then M.remember_stale_if_error(cc, left) end
   end
